@@ -1,0 +1,3 @@
+"""Domain: problems, matching, static checks, sandboxed execution, comparison, results, CLI.
+
+Imports no LSP library."""

@@ -1,0 +1,1 @@
+"""Sandboxed, warm execution of untrusted solutions."""

@@ -1,0 +1,1 @@
+"""Triton kernels: our own solutions and shared Triton helpers. Imports nothing from core."""

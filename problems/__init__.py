@@ -1,0 +1,1 @@
+"""The bundled problem catalogue (data and reference code), one folder per problem."""

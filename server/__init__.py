@@ -1,0 +1,1 @@
+"""The pygls language server: a thin protocol layer over infrakata.core."""
