@@ -1,0 +1,30 @@
+import torch
+
+
+def _lab(B):
+    # The lab's 2x2 example: W x = [4, 1], A x = [1].
+    W = torch.tensor([[1.0, 2.0], [0.0, 1.0]])
+    A = torch.tensor([[1.0, -1.0]])
+    x = torch.tensor([2.0, 1.0])
+    return (x, W, A, torch.tensor(B), 1.0)
+
+
+def _random(seed, batch, d_in, d_out, r, scale, zero_B=False):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(*batch, d_in, generator=g)
+    W = torch.randn(d_out, d_in, generator=g) / d_in ** 0.5
+    A = torch.randn(r, d_in, generator=g) / d_in ** 0.5
+    B = torch.zeros(d_out, r) if zero_B else torch.randn(d_out, r, generator=g)
+    return (x, W, A, B, scale)
+
+
+def cases():
+    return [
+        {"name": "lab 2x2, rank 1", "args": _lab([[0.5], [1.0]])},
+        {"name": "lab 2x2 after updating only B", "args": _lab([[0.6], [1.0]])},
+        {"name": "rank 1, scale 2", "args": _random(1, (), 16, 16, 1, 2.0)},
+        {"name": "fresh adapter (B = 0) gives the base output", "args": _random(2, (8,), 32, 24, 4, 2.0, zero_B=True)},
+        {"name": "batch of 8 inputs, out != in, scale 0.5", "args": _random(3, (8,), 48, 20, 4, 0.5)},
+        {"name": "3-D batch [2, 5, 64], rank 8, scale alpha/r = 2", "args": _random(4, (2, 5), 64, 40, 8, 2.0)},
+        {"name": "wide layer 256 -> 128, rank 16, scale 0.125", "args": _random(5, (16,), 256, 128, 16, 0.125)},
+    ]
