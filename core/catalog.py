@@ -1,0 +1,296 @@
+"""Discover and load problems: native folders (problem.toml) and codestar JSON files.
+
+A broken problem becomes a ProblemError naming the file, the field and the line; it never stops
+the other problems from loading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+from .problem import Benchmark, Case, Grading, Limits, Problem
+
+BUNDLED = Path(__file__).resolve().parent.parent / "problems"
+VERDICTS = ("accepted", "wrong_answer", "runtime_error", "time_limit_exceeded",
+            "memory_limit_exceeded", "forbidden", "syntax_error", "crashed")
+
+
+@dataclass(frozen=True)
+class ProblemError(Exception):
+    path: Path
+    message: str
+    field: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        what = f" field '{self.field}':" if self.field else ""
+        return f"{where}:{what} {self.message}"
+
+
+class Catalog:
+    def __init__(self, problems: dict[str, Problem], errors: list[ProblemError]):
+        self.problems = problems
+        self.errors = errors
+
+    @classmethod
+    def load(cls, extra_paths: Iterable[Path | str] = (), include_bundled: bool = True) -> "Catalog":
+        problems: dict[str, Problem] = {}
+        errors: list[ProblemError] = []
+        roots = ([BUNDLED] if include_bundled else []) + [Path(p).expanduser() for p in extra_paths]
+        for root in roots:
+            for candidate in _candidates(root, errors):
+                try:
+                    problem = load_problem(candidate)
+                except ProblemError as error:
+                    errors.append(error)
+                    continue
+                if problem.slug in problems and problems[problem.slug].source_path != problem.source_path:
+                    errors.append(ProblemError(candidate, f"slug '{problem.slug}' is already defined by "
+                                               f"{problems[problem.slug].source_path}; rename one", "slug"))
+                    continue
+                problems[problem.slug] = problem
+        return cls(dict(sorted(problems.items())), errors)
+
+    def get(self, slug_or_path: str) -> Problem:
+        if slug_or_path in self.problems:
+            return self.problems[slug_or_path]
+        path = Path(slug_or_path).expanduser()
+        if path.exists():
+            return load_problem(path.resolve())
+        close = [s for s in self.problems if slug_or_path in s or s in slug_or_path]
+        hint = f"; did you mean {', '.join(close[:3])}?" if close else "; `kata list` shows the catalogue"
+        raise LookupError(f"no problem '{slug_or_path}' (neither a slug nor a path){hint}")
+
+
+def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
+    if not root.exists():
+        errors.append(ProblemError(root, "problem path does not exist"))
+        return []
+    if root.is_file() or (root / "problem.toml").is_file():
+        return [root]
+    found = [p for p in sorted(root.iterdir()) if (p / "problem.toml").is_file()]
+    found += sorted(root.glob("*.json"))
+    return found
+
+
+def load_problem(path: Path) -> Problem:
+    path = path.resolve()
+    if path.is_dir():
+        return _load_native(path)
+    if path.suffix == ".json":
+        return load_codestar(path)
+    if path.name == "problem.toml":
+        return _load_native(path.parent)
+    raise ProblemError(path, "not a problem: expected a folder with problem.toml or a codestar .json file")
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The line where a TOML key or JSON field is written, for error messages."""
+    pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*[=:]', re.M)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+class _Fields:
+    """Typed access to a parsed table; every error names the file, field and line."""
+
+    def __init__(self, data: dict[str, Any], path: Path, text: str, prefix: str = ""):
+        self.data, self.path, self.text, self.prefix = data, path, text, prefix
+
+    def error(self, key: str, message: str) -> ProblemError:
+        return ProblemError(self.path, message, self.prefix + key, _line_of(self.text, key))
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., check: Callable[[Any], bool] | None = None,
+            expect: str = "") -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise self.error(key, "is required")
+            return default
+        value = self.data[key]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind in (int, float):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.error(key, f"must be {expect or names}, got {type(value).__name__} {value!r}")
+        if check is not None and not check(value):
+            raise self.error(key, f"must be {expect}, got {value!r}")
+        return value
+
+    def strings(self, key: str) -> tuple[str, ...]:
+        values = self.get(key, list, [])
+        if not all(isinstance(v, str) for v in values):
+            raise self.error(key, "must be a list of strings")
+        return tuple(values)
+
+    def shapes(self, key: str) -> tuple[tuple[int, ...], ...]:
+        values = self.get(key, list, [])
+        ok = all(isinstance(s, list) and s and all(isinstance(d, int) and d > 0 for d in s) for s in values)
+        if not ok:
+            raise self.error(key, "must be a list of shapes, e.g. [[1024], [7, 3]]")
+        return tuple(tuple(s) for s in values)
+
+
+def _load_native(folder: Path) -> Problem:
+    toml_path = folder / "problem.toml"
+    try:
+        text = toml_path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        raise ProblemError(toml_path, "missing problem.toml") from None
+    except tomllib.TOMLDecodeError as error:
+        line = re.search(r"line (\d+)", str(error))
+        raise ProblemError(toml_path, f"invalid TOML: {error}", None, int(line.group(1)) if line else None) from None
+    top = _Fields(data, toml_path, text)
+    slug = top.get("slug", str, check=lambda s: re.fullmatch(r"[a-z0-9][a-z0-9-]*", s) is not None,
+                   expect="lowercase letters, digits and hyphens")
+    if slug != folder.name:
+        raise top.error("slug", f"'{slug}' must equal the folder name '{folder.name}'")
+    entry_point = top.get("entry_point", str, check=str.isidentifier, expect="a Python identifier")
+    grading = _grading(_Fields(top.get("grading", dict, {}), toml_path, text, "grading."))
+    benchmark_table = top.get("benchmark", dict, None)
+    benchmark = _benchmark(_Fields(benchmark_table, toml_path, text, "benchmark.")) if benchmark_table else None
+
+    reference = folder / "reference.py"
+    if not reference.is_file():
+        raise ProblemError(reference, "missing reference.py (the trusted solution defining the entry point)")
+    has_cases_py = (folder / "cases.py").is_file()
+    inline = _inline_cases(top, has_cases_py)
+    if benchmark and not has_cases_py:
+        raise top.error("benchmark", "needs cases.py with the make_inputs and work functions")
+
+    statement_path = folder / "README.md"
+    starter_path = folder / "starter.py"
+    return Problem(
+        slug=slug,
+        title=top.get("title", str),
+        title_zh=top.get("title_zh", str, ""),
+        entry_point=entry_point,
+        source_path=folder,
+        difficulty=top.get("difficulty", str, ""),
+        category=top.get("category", str, ""),
+        tags=top.strings("tags"),
+        limits=Limits(
+            time_s=top.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
+            memory_mb=top.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
+        ),
+        atol=top.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
+        rtol=top.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
+        forbidden_modules=top.strings("forbidden_modules"),
+        forbidden_calls=top.strings("forbidden_calls"),
+        grading=grading,
+        benchmark=benchmark,
+        statement=statement_path.read_text(encoding="utf-8") if statement_path.is_file() else "",
+        statement_path=statement_path if statement_path.is_file() else None,
+        reference_source=reference.read_text(encoding="utf-8"),
+        starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
+        inline_cases=inline,
+    )
+
+
+def _grading(fields: _Fields) -> Grading:
+    return Grading(
+        comparison=fields.get("comparison", str, "allclose", lambda v: v in ("allclose", "relative_norm"),
+                              '"allclose" or "relative_norm"'),
+        tolerance=fields.get("tolerance", float, 4e-5, lambda v: v >= 0, "a number >= 0"),
+        mutable=fields.strings("mutable"),
+        state=fields.strings("state"),
+        output_names=fields.strings("output_names"),
+    )
+
+
+def _benchmark(fields: _Fields) -> Benchmark:
+    return Benchmark(
+        unit=fields.get("unit", str, "GB/s", lambda v: v in ("GB/s", "TFLOP/s"), '"GB/s" or "TFLOP/s"'),
+        make_inputs=fields.get("make_inputs", str, "make_inputs"),
+        work=fields.get("work", str, "work"),
+        shapes=fields.shapes("shapes"),
+        correctness_shapes=fields.shapes("correctness_shapes"),
+    )
+
+
+def _inline_cases(top: _Fields, has_cases_py: bool) -> tuple[Case, ...]:
+    raw = top.get("cases", list, [])
+    if raw and has_cases_py:
+        raise top.error("cases", "give cases either inline or in cases.py, not both")
+    if not raw and not has_cases_py:
+        raise top.error("cases", "is required: add [[cases]] tables or a cases.py")
+    cases = []
+    for index, table in enumerate(raw, 1):
+        if not isinstance(table, dict):
+            raise top.error("cases", f"case {index} must be a table ([[cases]])")
+        fields = _Fields(table, top.path, top.text, f"cases[{index}].")
+        cases.append(Case(
+            name=fields.get("name", str, f"case {index}"),
+            args=tuple(fields.get("args", list, [])),
+            kwargs=dict(fields.get("kwargs", dict, {})),
+        ))
+    return tuple(cases)
+
+
+CODESTAR_REQUIRED = ("slug", "title", "entry_point", "reference_code", "test_code")
+
+
+def load_codestar(path: Path) -> Problem:
+    """A problem in the codestar judge's JSON schema, loaded unchanged."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+    except FileNotFoundError:
+        raise ProblemError(path, "no such file") from None
+    except json.JSONDecodeError as error:
+        raise ProblemError(path, f"invalid JSON: {error.msg}", None, error.lineno) from None
+    if not isinstance(data, dict):
+        raise ProblemError(path, "a codestar problem is a JSON object", None, 1)
+    fields = _Fields(data, path, text)
+    for key in CODESTAR_REQUIRED:
+        fields.get(key, str)
+    try:
+        compile(data["test_code"], f"{path}:test_code", "exec")
+        compile(data["reference_code"], f"{path}:reference_code", "exec")
+    except SyntaxError as error:
+        field = "test_code" if "test_code" in (error.filename or "") else "reference_code"
+        raise ProblemError(path, f"does not compile: {error.msg} (line {error.lineno} of the field)", field,
+                           _line_of(text, field)) from None
+    return Problem(
+        slug=fields.get("slug", str),
+        title=fields.get("title", str),
+        entry_point=fields.get("entry_point", str, check=str.isidentifier, expect="a Python identifier"),
+        source_path=path,
+        kind="codestar",
+        difficulty=fields.get("difficulty", str, ""),
+        category=fields.get("category", str, ""),
+        tags=fields.strings("tags"),
+        limits=Limits(
+            time_s=fields.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
+            memory_mb=fields.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
+        ),
+        atol=fields.get("atol", float, 1e-4),
+        rtol=fields.get("rtol", float, 1e-4),
+        forbidden_modules=fields.strings("forbidden_modules"),
+        forbidden_calls=fields.strings("forbidden_calls"),
+        statement=fields.get("description_md", str, ""),
+        reference_source=data["reference_code"],
+        starter=fields.get("starter_code", str, ""),
+        test_code=data["test_code"],
+    )
+
+
+def expected_verdict(path: Path) -> str | None:
+    """The `# expect: <verdict>` header of a wrong/ solution."""
+    for line in path.read_text(encoding="utf-8").splitlines()[:10]:
+        match = re.match(r"#\s*expect:\s*(\w+)", line)
+        if match:
+            return match.group(1)
+    return None
+

@@ -1,0 +1,254 @@
+"""Outputs -> a verdict with the numbers a numerical person needs.
+
+Tensors are compared with torch's own `isclose` (|a - e| <= atol + rtol * |e|, NaN equal to NaN),
+or with the seed verifier's relative norm; every message carries the path of the value
+(`out[1]['m'][3, 17]`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from .sandbox.wire import REFUSED
+
+
+@dataclass
+class Comparison:
+    ok: bool
+    message: str = ""
+    max_abs_diff: float | None = None
+    max_rel_diff: float | None = None
+    mismatched: int | None = None
+    elements: int | None = None
+    worst_index: list[int] | None = None
+    expected: str | None = None
+    actual: str | None = None
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    atol: float = 1e-4
+    rtol: float = 1e-4
+    mode: str = "allclose"  # or "relative_norm"
+    norm_tolerance: float = 4e-5
+
+
+def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
+            names: tuple[str, ...] = ()) -> Comparison:
+    if names and isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)) \
+            and len(names) == len(expected) == len(actual):
+        for name, a, e in zip(names, actual, expected):
+            result = _compare(a, e, tolerance, name)
+            if not result.ok:
+                return result
+        return Comparison(True)
+    return _compare(actual, expected, tolerance, root)
+
+
+def describe(value: Any, limit: int = 120) -> str:
+    """A short summary for messages and summaries: tensors by shape and dtype, the rest by repr."""
+    if isinstance(value, torch.Tensor):
+        if value.numel() <= 8:
+            return f"tensor({value.tolist()}, dtype={_dtype(value)})"
+        return f"tensor(shape={tuple(value.shape)}, dtype={_dtype(value)})"
+    if isinstance(value, dict) and REFUSED in value:
+        return f"<refused: {value[REFUSED]}>"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _dtype(tensor: torch.Tensor) -> str:
+    return str(tensor.dtype).removeprefix("torch.")
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"a tensor of shape {tuple(value.shape)} {_dtype(value)}"
+    if value is None:
+        return "None"
+    return f"{type(value).__name__} {describe(value, 60)}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _fail(path: str, message: str, actual: Any, expected: Any) -> Comparison:
+    return Comparison(False, f"{path}: {message}", expected=describe(expected), actual=describe(actual))
+
+
+def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Comparison:
+    if isinstance(actual, dict) and REFUSED in actual:
+        return _fail(path, f"refused: {actual[REFUSED]}", actual, expected)
+    if isinstance(expected, torch.Tensor):
+        if _is_number(actual) and expected.dim() == 0:
+            actual = torch.tensor(actual, dtype=expected.dtype)
+        if not isinstance(actual, torch.Tensor):
+            return _fail(path, f"expected {_type_name(expected)}, got {_type_name(actual)}", actual, expected)
+        return _compare_tensors(actual, expected, tol, path)
+    if _is_number(expected):
+        if isinstance(actual, torch.Tensor) and actual.numel() == 1 and not actual.dtype.is_complex:
+            actual = actual.item()
+        if not _is_number(actual):
+            return _fail(path, f"expected {type(expected).__name__} {expected!r}, got {_type_name(actual)}",
+                         actual, expected)
+        return _compare_numbers(float(actual), float(expected), tol, path, actual, expected)
+    if isinstance(expected, (bool, str, bytes)) or expected is None:
+        if type(actual) is not type(expected) or actual != expected:
+            return _fail(path, f"expected {describe(expected)}, got {describe(actual) if type(actual) is type(expected) else _type_name(actual)}",
+                         actual, expected)
+        return Comparison(True)
+    if isinstance(expected, (tuple, list)):
+        if not isinstance(actual, (tuple, list)):
+            return _fail(path, f"expected a {type(expected).__name__} of {len(expected)}, got {_type_name(actual)}",
+                         actual, expected)
+        if len(actual) != len(expected):
+            return _fail(path, f"expected {len(expected)} elements, got {len(actual)}", actual, expected)
+        for index, (a, e) in enumerate(zip(actual, expected)):
+            result = _compare(a, e, tol, f"{path}[{index}]")
+            if not result.ok:
+                return result
+        return Comparison(True)
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return _fail(path, f"expected a dict with keys {sorted(map(str, expected))}, got {_type_name(actual)}",
+                         actual, expected)
+        missing = [k for k in expected if k not in actual]
+        extra = [k for k in actual if k not in expected]
+        if missing or extra:
+            parts = ([f"missing key{'s' * (len(missing) > 1)} {', '.join(map(repr, missing))}"] if missing else []) + \
+                    ([f"unexpected key{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))}"] if extra else [])
+            return _fail(path, "; ".join(parts), actual, expected)
+        for key, e in expected.items():
+            result = _compare(actual[key], e, tol, f"{path}[{key!r}]")
+            if not result.ok:
+                return result
+        return Comparison(True)
+    return _fail(path, f"cannot compare values of type {type(expected).__name__}", actual, expected)
+
+
+def _bound(tol: Tolerance) -> str:
+    return f"atol {tol.atol:.0e} + rtol {tol.rtol:.0e} * |expected|"
+
+
+def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any, expected: Any) -> Comparison:
+    diff = abs(a - e)
+    rel = diff / abs(e) if e else (0.0 if diff == 0 else math.inf)
+    if math.isnan(a) or math.isnan(e):
+        ok = math.isnan(a) and math.isnan(e)
+    elif math.isinf(a) or math.isinf(e):
+        ok = a == e
+    else:
+        ok = diff <= tol.atol + tol.rtol * abs(e)
+    if ok:
+        return Comparison(True, max_abs_diff=diff, max_rel_diff=rel)
+    message = f"expected {expected!r}, got {actual!r}"
+    if math.isfinite(diff):
+        message += f", |diff| {diff:.1e} > {_bound(tol)}"
+    return Comparison(False, f"{path}: {message}", diff, rel, 1, 1, None, repr(expected), repr(actual))
+
+
+def _index(flat: int, shape: torch.Size) -> list[int]:
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return list(reversed(index))
+
+
+def _at(path: str, index: list[int]) -> str:
+    return f"{path}[{', '.join(map(str, index))}]" if index else path
+
+
+def _scalar(tensor: torch.Tensor, flat: int) -> str:
+    value = tensor.reshape(-1)[flat].item()
+    return f"{value:.6g}" if isinstance(value, float) else repr(value)
+
+
+def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Tolerance, path: str) -> Comparison:
+    if type(actual) is not torch.Tensor:
+        return _fail(path, f"a torch.Tensor subclass ({type(actual).__name__}) was returned; return a plain tensor",
+                     actual, expected)
+    if actual.shape != expected.shape:
+        return _fail(path, f"shape mismatch: expected {tuple(expected.shape)}, got {tuple(actual.shape)}",
+                     actual, expected)
+    if actual.dtype != expected.dtype:
+        return _fail(path, f"dtype mismatch: expected {_dtype(expected)}, got {_dtype(actual)}", actual, expected)
+    actual, expected = actual.detach().cpu(), expected.detach().cpu()
+    elements = expected.numel()
+    if elements == 0:
+        return Comparison(True, elements=0)
+    exact = not (expected.dtype.is_floating_point or expected.dtype.is_complex)
+    if exact:
+        return _compare_exact(actual, expected, path)
+    a, e = actual.to(torch.float64), expected.to(torch.float64)
+    if tol.mode == "relative_norm":
+        return _compare_norm(a, e, tol, path)
+    close = torch.isclose(a, e, rtol=tol.rtol, atol=tol.atol, equal_nan=True)
+    diff = (a - e).abs()
+    finite = torch.isfinite(a) & torch.isfinite(e)
+    finite_diff = torch.where(finite, diff, torch.zeros_like(diff))
+    max_abs = float(finite_diff.max())
+    rel = torch.where(finite & (e != 0), finite_diff / e.abs(), torch.zeros_like(diff))
+    max_rel = float(rel.max())
+    bad = ~close
+    mismatched = int(bad.sum())
+    if mismatched == 0:
+        return Comparison(True, max_abs_diff=max_abs, max_rel_diff=max_rel, mismatched=0, elements=elements)
+    # The worst element: a non-finite mismatch first, else the one furthest past its bound.
+    excess = torch.where(finite, diff - (tol.atol + tol.rtol * e.abs()), torch.full_like(diff, math.inf))
+    excess = torch.where(bad, excess, torch.full_like(diff, -math.inf))
+    flat = int(excess.reshape(-1).argmax())
+    index = _index(flat, expected.shape)
+    exp_s, act_s = _scalar(expected, flat), _scalar(actual, flat)
+    where = _at(path, index)
+    a_val, e_val = a.reshape(-1)[flat], e.reshape(-1)[flat]
+    if torch.isfinite(a_val) and torch.isfinite(e_val):
+        head = f"{where}: expected {exp_s}, got {act_s}, |diff| {float(diff.reshape(-1)[flat]):.1e} > {_bound(tol)}"
+    else:
+        head = f"{where}: expected {exp_s}, got {act_s}"
+    nan_count = int((torch.isnan(a) & ~torch.isnan(e)).sum())
+    inf_count = int((torch.isinf(a) & ~torch.isinf(e)).sum())
+    extras = []
+    if nan_count:
+        extras.append(f"{nan_count} NaN where finite values were expected")
+    if inf_count:
+        extras.append(f"{inf_count} Inf where finite values were expected")
+    message = (f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside; "
+               f"max rel {max_rel:.1e}" + "".join(f"; {x}" for x in extras))
+    return Comparison(False, message, max_abs, max_rel, mismatched, elements, index, exp_s, act_s)
+
+
+def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> Comparison:
+    bad = actual != expected
+    mismatched = int(bad.sum())
+    elements = expected.numel()
+    if not mismatched:
+        return Comparison(True, max_abs_diff=0.0, mismatched=0, elements=elements)
+    flat = int(bad.reshape(-1).nonzero()[0])
+    index = _index(flat, expected.shape)
+    exp_s, act_s = _scalar(expected, flat), _scalar(actual, flat)
+    diff = (actual.to(torch.float64) - expected.to(torch.float64)).abs()
+    return Comparison(False, f"{_at(path, index)}: expected {exp_s}, got {act_s} (exact {_dtype(expected)}); "
+                             f"{mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) differ",
+                      float(diff.max()), None, mismatched, elements, index, exp_s, act_s)
+
+
+def _compare_norm(a: torch.Tensor, e: torch.Tensor, tol: Tolerance, path: str) -> Comparison:
+    """The 8-bit AdamW verifier's rule: ||a - e|| / (||e|| + 1e-12) <= tolerance."""
+    error = float((a - e).norm() / (e.norm() + 1e-12))
+    diff = (a - e).abs()
+    flat = int(torch.nan_to_num(diff, nan=math.inf).reshape(-1).argmax())
+    index = _index(flat, e.shape)
+    max_abs = float(diff.max())
+    if error <= tol.norm_tolerance:  # NaN fails here: comparisons with NaN are False
+        return Comparison(True, max_abs_diff=max_abs, max_rel_diff=error, elements=e.numel())
+    exp_s, act_s = _scalar(e, flat), _scalar(a, flat)
+    return Comparison(False, f"{path}: relative error {error:.2e} > tolerance {tol.norm_tolerance:.0e} "
+                             f"(||actual - expected|| / ||expected||); worst element {_at(path, index)}: "
+                             f"expected {exp_s}, got {act_s}",
+                      max_abs, error, None, e.numel(), index, exp_s, act_s)

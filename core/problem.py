@@ -1,0 +1,99 @@
+"""Typed problems: what a solution is graded against."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+Comparison = Literal["allclose", "relative_norm"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    time_s: float = 5.0
+    memory_mb: int = 512
+
+
+@dataclass(frozen=True)
+class Case:
+    """One inline case: positional and keyword arguments as plain values."""
+
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Grading:
+    comparison: Comparison = "allclose"
+    tolerance: float = 4e-5
+    mutable: tuple[str, ...] = ()
+    state: tuple[str, ...] = ()
+    output_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    unit: str
+    make_inputs: str
+    work: str
+    shapes: tuple[tuple[int, ...], ...]
+    correctness_shapes: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    slug: str
+    title: str
+    entry_point: str
+    source_path: Path  # the folder of a native problem, or the codestar JSON file
+    kind: Literal["native", "codestar"] = "native"
+    title_zh: str = ""
+    difficulty: str = ""
+    category: str = ""
+    tags: tuple[str, ...] = ()
+    limits: Limits = Limits()
+    atol: float = 1e-4
+    rtol: float = 1e-4
+    forbidden_modules: tuple[str, ...] = ()
+    forbidden_calls: tuple[str, ...] = ()
+    grading: Grading = Grading()
+    benchmark: Benchmark | None = None
+    statement: str = ""
+    statement_path: Path | None = None
+    reference_source: str = ""
+    starter: str = ""
+    inline_cases: tuple[Case, ...] = ()
+    test_code: str = ""  # codestar only
+
+    @property
+    def time_limit(self) -> float:
+        return self.limits.time_s
+
+    @property
+    def memory_limit_mb(self) -> int:
+        return self.limits.memory_mb
+
+    @property
+    def folder(self) -> Path:
+        return self.source_path if self.kind == "native" else self.source_path.parent
+
+    def module(self, name: str) -> ModuleType:
+        """Load a trusted module of a native problem (`reference`, `cases`) under a private name."""
+        path = self.folder / f"{name}.py"
+        qualified = f"infrakata_problem_{self.slug.replace('-', '_')}_{name}"
+        spec = importlib.util.spec_from_file_location(qualified, path)
+        if spec is None or spec.loader is None:
+            raise FileNotFoundError(f"{path}: cannot be loaded")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[qualified] = module  # dataclasses and pickling look modules up by name
+        spec.loader.exec_module(module)
+        return module
+
+    def wrong_solutions(self) -> list[Path]:
+        wrong = self.folder / "wrong"
+        return sorted(wrong.glob("*.py")) if self.kind == "native" and wrong.is_dir() else []

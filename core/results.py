@@ -1,0 +1,86 @@
+"""What a grading run produces: plain dataclasses shared by the runner, the CLI and the server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Verdict = Literal["accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
+                  "forbidden", "syntax_error", "crashed"]
+CaseStatus = Literal["passed", "failed", "error", "timeout", "memory", "skipped"]
+
+# The verdict a run gets from its first failing case, by that case's status (crashes are refined below).
+VERDICT_OF_STATUS: dict[str, str] = {
+    "failed": "wrong_answer",
+    "error": "runtime_error",
+    "timeout": "time_limit_exceeded",
+    "memory": "memory_limit_exceeded",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A static finding. Lines are 1-based; columns are 1-based code points; end is exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    severity: Literal["error", "warning", "information"] = "error"
+
+
+@dataclass
+class CaseResult:
+    id: int
+    name: str
+    status: CaseStatus
+    time_ms: float = 0.0
+    message: str = ""
+    line: int | None = None
+    max_abs_diff: float | None = None
+    max_rel_diff: float | None = None
+    mismatched: int | None = None
+    elements: int | None = None
+    worst_index: list[int] | None = None
+    expected: str | None = None
+    actual: str | None = None
+    # Refines an "error" status: the solution process died (segfault, os._exit) or used a forbidden module.
+    cause: Literal["exception", "crashed", "forbidden"] = "exception"
+
+
+@dataclass
+class RunReport:
+    problem: str
+    file: str
+    verdict: str
+    cases: list[CaseResult] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    time_ms: float = 0.0
+    title: str = ""
+    entry_line: int | None = None
+    output: str = ""
+    cancelled: bool = False
+
+    @property
+    def passed(self) -> int:
+        return sum(case.status == "passed" for case in self.cases)
+
+    @property
+    def total(self) -> int:
+        return len(self.cases)
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict == "accepted"
+
+
+def verdict_of(cases: list[CaseResult]) -> str:
+    for case in cases:
+        if case.status == "passed":
+            continue
+        if case.status == "error" and case.cause != "exception":
+            return case.cause
+        return VERDICT_OF_STATUS.get(case.status, "wrong_answer")
+    return "accepted" if cases else "wrong_answer"

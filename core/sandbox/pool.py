@@ -1,0 +1,375 @@
+"""The warm worker pool: one zygote per grading process, one fresh child per solution run.
+
+    pool = WorkerPool.shared()
+    with pool.open(spec, cancel=token) as worker:
+        if worker.load_error: ...
+        result = worker.call(args, kwargs, snapshot=("model",), timeout=3.0)
+
+A worker's state: starting -> ready -> busy -> ready ... -> exited (or errored when its solution
+failed to load). Killing a worker kills its whole session; the zygote also kills orphans.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import os
+import queue
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
+
+log = logging.getLogger("infrakata.sandbox")
+OUTPUT_KEPT_BYTES = 64 << 10
+
+
+class SandboxUnavailable(RuntimeError):
+    """Grading cannot run on this platform or the zygote could not start."""
+
+
+@dataclass(frozen=True)
+class SolutionSpec:
+    source: str
+    filename: str
+    entry_point: str
+    forbidden_modules: tuple[str, ...] = ()
+    forbidden_calls: tuple[str, ...] = ()
+    memory_limit_mb: int = 512
+    cpu_seconds: int = 600
+    preload: tuple[str, ...] = ()  # trusted modules imported before the solution (e.g. timing code)
+    problem_modules: tuple[tuple[str, str], ...] = ()  # (module name, path): lets the child unpickle inputs
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    type: str
+    message: str
+    kind: str = "exception"  # exception | forbidden | memory | crashed | timeout | cancelled
+    line: int | None = None
+    traceback: str = ""
+
+
+@dataclass
+class CallResult:
+    status: str  # ok | error | timeout | memory | crashed | cancelled
+    value: Any = None
+    state: dict[Any, Any] = field(default_factory=dict)
+    error: ErrorInfo | None = None
+    time_ms: float = 0.0
+    output: str = ""
+
+
+class CancelToken:
+    """Cancels a run from another thread: kills the worker in flight at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._workers: set[Worker] = set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            workers = list(self._workers)
+        for worker in workers:
+            worker.kill()
+
+    def _attach(self, worker: "Worker") -> None:
+        with self._lock:
+            self._workers.add(worker)
+            cancelled = self._cancelled
+        if cancelled:
+            worker.kill()
+
+    def _detach(self, worker: "Worker") -> None:
+        with self._lock:
+            self._workers.discard(worker)
+
+
+def _signal_name(code: int) -> str:
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
+
+
+class Worker:
+    def __init__(self, pool: "WorkerPool", spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float):
+        self.pool, self.spec, self.cancel = pool, spec, cancel
+        self.state = "starting"
+        self.load_error: ErrorInfo | None = None
+        self._output = tempfile.TemporaryFile()
+        self._output_read = 0
+        self.output_parts: list[str] = []
+        to_child_r, self._to_child = os.pipe()
+        self._from_child, from_child_w = os.pipe()
+        try:
+            self.pid = pool._fork([to_child_r, from_child_w, self._output.fileno()])
+        finally:
+            os.close(to_child_r)
+            os.close(from_child_w)
+        self._reader = FrameReader(self._from_child)
+        if cancel is not None:
+            cancel._attach(self)
+        ready = self._request(spec.__dict__, load_timeout)
+        if ready.status == "ready":
+            self.state = "ready"
+        else:
+            self.state = "errored"
+            self.load_error = ready.error
+        log.debug("worker %s: %s", self.pid, self.state)
+
+    def __enter__(self) -> "Worker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return self.state in ("ready", "errored")
+
+    def call(self, args: tuple, kwargs: dict, *, snapshot: tuple = (), timeout: float) -> CallResult:
+        return self._request({"op": "call", "args": tuple(args), "kwargs": dict(kwargs),
+                              "snapshot": tuple(snapshot)}, timeout)
+
+    def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
+        return self._request({"op": "harness", "target": target, "payload": payload, "args": (), "kwargs": {}},
+                             timeout)
+
+    def _request(self, message: dict[str, Any], timeout: float) -> CallResult:
+        if self.state == "exited":
+            return CallResult("crashed", error=ErrorInfo("WorkerExited", "the solution process is gone", "crashed"))
+        if self.state == "ready":
+            self.state = "busy"
+        started = time.perf_counter()
+        try:
+            write_frame(self._to_child, encode_trusted(message))
+        except BrokenPipeError:
+            return self._died(started)
+        deadline = started + timeout
+        while (frame := self._reader.pop()) is None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                self.kill()
+                self._wait_exit()
+                return self._result("timeout", ErrorInfo("TimeLimitExceeded", f"time limit exceeded ({timeout:g} s)",
+                                                         "timeout"), started)
+            readable, _, _ = select.select([self._from_child], [], [], remaining)
+            if readable and not self._reader.feed():
+                return self._died(started)
+        try:
+            response = decode_untrusted(frame)
+            status = response["status"]
+        except Exception as error:  # noqa: BLE001 - whatever the solution sent, the parent stays safe
+            self.kill()
+            return self._result("error", ErrorInfo("UnsafeOutput", f"the solution's output could not be read "
+                                                   f"safely ({type(error).__name__}: {error})"), started)
+        if self.state == "busy":
+            self.state = "ready"
+        error = ErrorInfo(**response["error"]) if response.get("error") else None
+        if error is not None and error.kind == "memory":
+            status = "memory"
+        result = self._result(status, error, started)
+        result.value = response.get("value")
+        result.state = response.get("state") or {}
+        result.time_ms = float(response.get("time_ms", result.time_ms))
+        return result
+
+    def _result(self, status: str, error: ErrorInfo | None, started: float) -> CallResult:
+        return CallResult(status, error=error, time_ms=(time.perf_counter() - started) * 1e3,
+                          output=self._read_output())
+
+    def _died(self, started: float) -> CallResult:
+        code = self._wait_exit()
+        if self.cancel is not None and self.cancel.cancelled:
+            return self._result("cancelled", ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"), started)
+        if code is not None and code < 0 and -code == signal.SIGXCPU:
+            return self._result("timeout", ErrorInfo("TimeLimitExceeded", "CPU time limit exceeded", "timeout"),
+                                started)
+        if code is None:
+            what = "the solution process died"
+        elif code < 0:
+            what = f"the solution process was killed by {_signal_name(code)}"
+            if -code == signal.SIGSEGV:
+                what += " (segmentation fault)"
+        else:
+            what = f"the solution process exited with code {code} (os._exit or a native abort)"
+        return self._result("crashed", ErrorInfo("Crashed", what, "crashed"), started)
+
+    def _read_output(self) -> str:
+        kept = sum(len(p) for p in self.output_parts)
+        size = os.fstat(self._output.fileno()).st_size
+        if size <= self._output_read:
+            return ""
+        chunk = os.pread(self._output.fileno(), max(0, min(size - self._output_read, OUTPUT_KEPT_BYTES - kept)),
+                         self._output_read)
+        text = chunk.decode("utf-8", "replace")
+        if size - self._output_read > len(chunk):
+            text += f"\n[... {size - self._output_read - len(chunk)} more bytes of output not shown]\n"
+        self._output_read = size
+        self.output_parts.append(text)
+        return text
+
+    def _wait_exit(self) -> int | None:
+        return self.pool._wait_exit(self.pid, timeout=5.0)
+
+    def kill(self) -> None:
+        if self.state == "exited":
+            return
+        for kill in (os.killpg, os.kill):  # the session may not exist yet if the child just forked
+            try:
+                kill(self.pid, signal.SIGKILL)
+                return
+            except ProcessLookupError:
+                continue
+            except PermissionError:
+                return
+
+    def close(self) -> None:
+        if self.state != "exited":
+            self.kill()
+            self._wait_exit()
+            self.state = "exited"
+            log.debug("worker %s: exited", self.pid)
+        if self.cancel is not None:
+            self.cancel._detach(self)
+        for fd in (self._to_child, self._from_child):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._output.close()
+
+
+class WorkerPool:
+    _shared: "WorkerPool | None" = None
+    _shared_lock = threading.Lock()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._fork_lock = threading.Lock()
+        self._process: subprocess.Popen | None = None
+        self._sock: socket.socket | None = None
+        self._ready = threading.Event()
+        self._pids: queue.Queue[int | None] = queue.Queue()
+        self._exits: dict[int, int | None] = {}
+        self._exit_events: dict[int, threading.Event] = {}
+        self._exit_lock = threading.Lock()
+        self.info: dict[str, Any] = {}
+
+    @classmethod
+    def shared(cls) -> "WorkerPool":
+        with cls._shared_lock:
+            if cls._shared is None:
+                cls._shared = cls()
+                atexit.register(cls._shared.close)
+            return cls._shared
+
+    def start(self) -> None:
+        """Start warming the zygote in the background (idempotent)."""
+        if not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
+            raise SandboxUnavailable("grading needs fork and Unix sockets (Linux or macOS); on Windows use WSL")
+        with self._lock:
+            if self._process is not None and self._process.poll() is None and self._sock is not None:
+                return
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self._ready.clear()
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
+                start_new_session=True)
+            theirs.close()
+            self._sock = ours
+            threading.Thread(target=self._read_events, args=(ours,), name="kata-zygote", daemon=True).start()
+            log.info("zygote %s: starting", self._process.pid)
+
+    def _read_events(self, sock: socket.socket) -> None:
+        while True:
+            try:
+                data = sock.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            message = json.loads(data)
+            if "ready" in message:
+                self.info = message
+                self._ready.set()
+                log.info("zygote: ready %s", message)
+            elif "pid" in message:
+                self._pids.put(message["pid"])
+            elif "exit" in message:
+                with self._exit_lock:
+                    self._exits[message["exit"]] = message["code"]
+                    self._exit_events.setdefault(message["exit"], threading.Event()).set()
+        log.warning("zygote: exited")
+        with self._lock:
+            if self._sock is sock:
+                self._sock = None
+        self._pids.put(None)
+        self._ready.set()
+        with self._exit_lock:
+            for event in self._exit_events.values():
+                event.set()
+
+    def wait_ready(self, timeout: float = 120.0) -> dict[str, Any]:
+        self.start()
+        if not self._ready.wait(timeout) or self._sock is None:
+            raise SandboxUnavailable("the grading worker pool did not start; see the log for the zygote's error")
+        return self.info
+
+    def _fork(self, fds: list[int]) -> int:
+        for attempt in range(2):
+            self.wait_ready()
+            with self._fork_lock:
+                try:
+                    socket.send_fds(self._sock, [b'{"op": "fork"}'], fds)
+                    pid = self._pids.get(timeout=30)
+                except (OSError, AttributeError, queue.Empty):
+                    pid = None
+            if pid is not None:
+                with self._exit_lock:
+                    self._exit_events.setdefault(pid, threading.Event())
+                return pid
+            log.warning("zygote: lost; restarting (attempt %d)", attempt + 1)
+            self._restart()
+        raise SandboxUnavailable("the grading worker pool crashed twice in a row")
+
+    def _restart(self) -> None:
+        with self._lock:
+            process, self._process = self._process, None
+            if self._sock is not None:
+                self._sock.close()
+                self._sock = None
+        if process is not None:
+            process.kill()
+            process.wait()
+
+    def _wait_exit(self, pid: int, timeout: float) -> int | None:
+        with self._exit_lock:
+            event = self._exit_events.setdefault(pid, threading.Event())
+        event.wait(timeout)
+        with self._exit_lock:
+            self._exit_events.pop(pid, None)
+            return self._exits.pop(pid, None)
+
+    def open(self, spec: SolutionSpec, cancel: CancelToken | None = None, load_timeout: float = 10.0) -> Worker:
+        return Worker(self, spec, cancel, load_timeout)
+
+    def close(self) -> None:
+        self._restart()

@@ -1,0 +1,118 @@
+"""Static checks with exact positions: syntax errors, forbidden modules and forbidden calls.
+
+The sandbox refuses the same modules and calls again at run time (dynamic imports, aliases).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from .results import Finding
+
+
+def _column(lines: list[str], line: int, byte_offset: int) -> int:
+    """ast columns are UTF-8 byte offsets; editors want characters. 1-based."""
+    if not 1 <= line <= len(lines):
+        return byte_offset + 1
+    return len(lines[line - 1].encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
+
+
+def _finding(lines: list[str], node: ast.AST, code: str, message: str) -> Finding:
+    end_line = getattr(node, "end_lineno", None) or node.lineno
+    end_offset = getattr(node, "end_col_offset", None)
+    if end_offset is None:
+        end_offset = node.col_offset + 1
+    return Finding(node.lineno, _column(lines, node.lineno, node.col_offset),
+                   end_line, _column(lines, end_line, end_offset), code, message)
+
+
+def syntax_findings(source: str, filename: str = "<solution>") -> list[Finding]:
+    try:
+        compile(source, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        # SyntaxError offsets are already 1-based character columns.
+        column = max(error.offset or 1, 1)
+        end_line = error.end_lineno or line
+        end_column = error.end_offset if error.end_offset and error.end_offset > column or end_line != line else column + 1
+        return [Finding(line, column, end_line, end_column, "syntax-error", f"SyntaxError: {error.msg}")]
+    except ValueError as error:  # e.g. source with NUL bytes
+        return [Finding(1, 1, 1, 2, "syntax-error", f"cannot compile: {error}")]
+    return []
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _forbidden_module(name: str, forbidden: Iterable[str]) -> str | None:
+    for module in forbidden:
+        if name == module or name.startswith(module + "."):
+            return module
+    return None
+
+
+def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]) -> list[Finding]:
+    """Forbidden imports and calls (or references to forbidden callables) in a parseable source."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    modules, calls = tuple(modules), set(calls)
+    call_targets = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    findings: list[Finding] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                module = _forbidden_module(alias.name, modules)
+                if module:
+                    findings.append(_finding(lines, alias, "forbidden-module",
+                                             f"module '{module}' is forbidden in this problem; remove the import"))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            module = _forbidden_module(node.module, modules)
+            if module:
+                findings.append(_finding(lines, node, "forbidden-module",
+                                         f"module '{module}' is forbidden in this problem; remove the import"))
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name and (name in calls or name.startswith("builtins.") and name[len("builtins."):] in calls):
+                findings.append(_finding(lines, node.func, "forbidden-call",
+                                         f"call to '{name}' is forbidden in this problem"))
+        elif isinstance(node, ast.Name) and node.id in calls and isinstance(node.ctx, ast.Load):
+            if id(node) not in call_targets:
+                findings.append(_finding(lines, node, "forbidden-call",
+                                         f"'{node.id}' is forbidden in this problem (even as a reference)"))
+    return sorted(findings, key=lambda f: (f.line, f.column))
+
+
+def check(source: str, filename: str, modules: Iterable[str], calls: Iterable[str]) -> list[Finding]:
+    return syntax_findings(source, filename) or forbidden_findings(source, modules, calls)
+
+
+def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
+    """(line, column) of the name in the top-level `def name`, 1-based; None if absent or unparseable."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    lines = source.splitlines()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            line_text = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+            column = line_text.find(name, line_text.find("def")) if "def" in line_text else -1
+            return node.lineno, (column + 1 if column >= 0 else _column(lines, node.lineno, node.col_offset))
+    return None
+
+
+def top_level_functions(source: str) -> set[str]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
