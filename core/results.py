@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .sandbox.pool import CallResult
 
 Verdict = Literal["accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
                   "forbidden", "syntax_error", "crashed"]
@@ -16,6 +19,10 @@ VERDICT_OF_STATUS: dict[str, str] = {
     "timeout": "time_limit_exceeded",
     "memory": "memory_limit_exceeded",
 }
+
+
+class GradingError(Exception):
+    """The problem itself could not be graded (a broken reference, cases or test_code)."""
 
 
 @dataclass(frozen=True)
@@ -84,3 +91,16 @@ def verdict_of(cases: list[CaseResult]) -> str:
             return case.cause
         return VERDICT_OF_STATUS.get(case.status, "wrong_answer")
     return "accepted" if cases else "wrong_answer"
+
+
+def error_case(index: int, name: str, outcome: "CallResult", entry_line: int | None) -> CaseResult:
+    """A case that did not produce an output: exception, forbidden, timeout, memory, crash."""
+    error = outcome.error
+    status = {"timeout": "timeout", "memory": "memory"}.get(outcome.status, "error")
+    cause = "crashed" if outcome.status == "crashed" else ("forbidden" if error and error.kind == "forbidden"
+                                                           else "exception")
+    message = error.message if error else outcome.status
+    if error and error.traceback and error.kind in ("exception", "memory", "forbidden"):
+        message = f"{message}\n{error.traceback.rstrip()}"
+    return CaseResult(index, name, status, outcome.time_ms, message,
+                      (error.line if error and error.line else entry_line), cause=cause)

@@ -1,0 +1,130 @@
+"""The codestar `test_code` protocol, run unchanged.
+
+`test_code` runs here, in the trusted grading process, with the globals it expects: `ref_obj` (the
+reference, here), `user_obj` (a proxy that sends the arguments to the solution's sandboxed process
+and returns its safely decoded result), `compare_outputs(act, exp, atol=, rtol=) -> (match, err,
+max_diff)`, `summarize_obj`, `cases_results`, `time`, `atol` and `rtol`. The expected outputs never
+leave this process.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .compare import Comparison, Tolerance, compare, describe
+from .problem import Problem
+from .results import CaseResult, GradingError, error_case
+from .sandbox.pool import CallResult, CancelToken, SolutionSpec, Worker, WorkerPool
+from .sandbox.wire import sanitize
+
+
+class SolutionFailed(Exception):
+    """Raised into test_code by user_obj when the solution did not return (its except clause records it)."""
+
+
+class Cancelled(BaseException):
+    """Stops test_code for a newer run; a BaseException so `except Exception` in test_code lets it through."""
+
+
+class _Session:
+    """The solution side of one test_code run: a worker, replaced after a timeout or a crash."""
+
+    def __init__(self, problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None):
+        self.problem, self.spec, self.pool, self.cancel = problem, spec, pool, cancel
+        self.worker: Worker | None = None
+        self.calls: list[CallResult] = []  # since the last recorded case
+        self.comparisons: list[Comparison] = []
+        self.output: list[str] = []
+
+    def user_obj(self, *args: Any, **kwargs: Any) -> Any:
+        if self.cancel is not None and self.cancel.cancelled:
+            raise Cancelled()
+        if self.worker is None or not self.worker.alive:
+            self.close()
+            self.worker = self.pool.open(self.spec, self.cancel, load_timeout=self.problem.time_limit)
+            self.output.append("".join(self.worker.output_parts))
+        if self.worker.load_error is not None:
+            outcome = CallResult("error", error=self.worker.load_error)
+        else:
+            outcome = self.worker.call(args, kwargs, timeout=self.problem.time_limit)
+            self.output.append(outcome.output)
+        if outcome.status == "cancelled":
+            raise Cancelled()
+        self.calls.append(outcome)
+        if outcome.status != "ok":
+            raise SolutionFailed(outcome.error.message if outcome.error else outcome.status)
+        return outcome.value
+
+    def compare_outputs(self, act: Any, exp: Any, atol: float = 1e-4, rtol: float = 1e-4) -> tuple[bool, str, Any]:
+        result = compare(act, sanitize(exp), Tolerance(atol, rtol))
+        self.comparisons.append(result)
+        return result.ok, result.message, result.max_abs_diff
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+class _CaseLog(list):
+    """`cases_results`: each appended dict also takes the calls and comparisons made for it."""
+
+    def __init__(self, session: _Session):
+        super().__init__()
+        self.session = session
+        self.details: list[tuple[list[CallResult], list[Comparison]]] = []
+
+    def append(self, item: Any) -> None:
+        super().append(item)
+        self.details.append((self.session.calls, self.session.comparisons))
+        self.session.calls, self.session.comparisons = [], []
+
+
+def run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
+        entry_line: int | None) -> tuple[list[CaseResult], str]:
+    reference_globals: dict[str, Any] = {"__name__": f"codestar_reference_{problem.slug.replace('-', '_')}"}
+    try:
+        exec(compile(problem.reference_source, f"{problem.source_path}:reference_code", "exec"), reference_globals)
+    except Exception as error:
+        raise GradingError(f"{problem.source_path}: reference_code failed: {type(error).__name__}: {error}") from error
+    ref_obj = reference_globals.get(problem.entry_point)
+    if not callable(ref_obj):
+        raise GradingError(f"{problem.source_path}: reference_code defines no '{problem.entry_point}'")
+
+    session = _Session(problem, spec, pool, cancel)
+    log = _CaseLog(session)
+    harness = {
+        "__name__": f"codestar_test_{problem.slug.replace('-', '_')}",
+        "ref_obj": ref_obj, "user_obj": session.user_obj, "compare_outputs": session.compare_outputs,
+        "summarize_obj": describe, "cases_results": log, "time": time,
+        "atol": problem.atol, "rtol": problem.rtol,
+    }
+    try:
+        exec(compile(problem.test_code, f"{problem.source_path}:test_code", "exec"), harness)
+    except Cancelled:
+        pass
+    except Exception as error:
+        raise GradingError(f"{problem.source_path}: test_code failed: {type(error).__name__}: {error}") from error
+    finally:
+        session.close()
+
+    results = []
+    for index, (entry, (calls, comparisons)) in enumerate(zip(log, log.details), 1):
+        failed_call = next((c for c in calls if c.status != "ok"), None)
+        case_id = int(entry.get("case_id", index))
+        name = str(entry.get("case_name", f"case {case_id}"))
+        time_ms = float(entry.get("time_ms") or 0.0)
+        if entry.get("passed"):
+            results.append(CaseResult(case_id, name, "passed", time_ms))
+        elif failed_call is not None:
+            result = error_case(case_id, name, failed_call, entry_line)
+            result.time_ms = time_ms
+            results.append(result)
+        else:
+            shown = next((c for c in comparisons if not c.ok), None) or Comparison(False)
+            results.append(CaseResult(
+                case_id, name, "failed", time_ms, str(entry.get("message") or shown.message), entry_line,
+                shown.max_abs_diff, shown.max_rel_diff, shown.mismatched, shown.elements, shown.worst_index,
+                entry.get("expected_summary") or shown.expected, entry.get("user_output_summary") or shown.actual))
+    return results, "".join(session.output)

@@ -1,0 +1,110 @@
+"""kata.toml / [tool.kata] / editor settings -> typed Settings.
+
+An invalid value is a warning naming the file (or setting) and the fix; the default applies.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+GRADE_ON = ("save", "type")
+
+
+@dataclass(frozen=True)
+class Settings:
+    grade_on: str = "save"
+    debounce_ms: int = 400
+    problem_paths: tuple[Path, ...] = ()
+    watch_files: bool = True
+    file_map: dict[str, str] = field(default_factory=dict)  # glob (relative to the workspace) -> slug or path
+
+
+# (toml key, editor key, check, what a valid value is)
+_FIELDS: dict[str, tuple[str, Any, str]] = {
+    "grade_on": ("gradeOn", lambda v: v in GRADE_ON, '"save" or "type"'),
+    "debounce_ms": ("debounceMs", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+                    "an integer >= 0 (milliseconds)"),
+    "problem_paths": ("problemPaths", lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
+                      "a list of paths"),
+    "watch_files": ("watchFiles", lambda v: isinstance(v, bool), "true or false"),
+    "file_map": ("fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
+                 'a table of "glob" = "slug"'),
+}
+
+
+def find_workspace(start: Path) -> Path | None:
+    """The nearest folder with a kata.toml, or a pyproject.toml with [tool.kata]."""
+    start = start.resolve()
+    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+        if (folder / "kata.toml").is_file():
+            return folder
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "[tool.kata" in pyproject.read_text(encoding="utf-8", errors="replace"):
+            return folder
+    return None
+
+
+def _file_table(workspace: Path, warnings: list[str]) -> tuple[dict[str, Any], str]:
+    kata_toml = workspace / "kata.toml"
+    pyproject = workspace / "pyproject.toml"
+    for path, pick in ((kata_toml, lambda d: d), (pyproject, lambda d: d.get("tool", {}).get("kata", {}))):
+        if not path.is_file():
+            continue
+        try:
+            table = pick(tomllib.loads(path.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as error:
+            warnings.append(f"{path}: invalid TOML ({error}); using the defaults")
+            return {}, str(path)
+        if path == pyproject and not table:
+            continue
+        table = dict(table)
+        if "problems" in table:  # the short spelling in kata.toml
+            table.setdefault("problem_paths", table.pop("problems"))
+        if "files" in table:
+            table.setdefault("file_map", table.pop("files"))
+        return table, str(path)
+    return {}, ""
+
+
+def _apply(settings: Settings, values: Mapping[str, Any], source: str, editor: bool, base: Path | None,
+           warnings: list[str]) -> Settings:
+    changes: dict[str, Any] = {}
+    known = {(editor_key if editor else key): key for key, (editor_key, _, _) in _FIELDS.items()}
+    for name, value in values.items():
+        key = known.get(name)
+        if key is None:
+            warnings.append(f"{source}: unknown setting '{name}' ignored (known: {', '.join(sorted(known))})")
+            continue
+        _, check, expect = _FIELDS[key]
+        if not check(value):
+            warnings.append(f"{source}: '{name}' must be {expect}, got {value!r}; using the default "
+                            f"{getattr(Settings(), key)!r}")
+            continue
+        if key == "problem_paths":
+            value = tuple((base / p if base and not Path(p).expanduser().is_absolute() else Path(p).expanduser())
+                          for p in value)
+        changes[key] = value
+    return replace(settings, **changes)
+
+
+def load_settings(workspace: Path | None, overrides: Mapping[str, Any] | None = None) -> tuple[Settings, list[str]]:
+    """Defaults, then the workspace's kata.toml or [tool.kata], then editor settings (camelCase)."""
+    warnings: list[str] = []
+    settings = Settings()
+    if workspace is not None:
+        table, source = _file_table(workspace, warnings)
+        settings = _apply(settings, table, source, False, workspace, warnings)
+    if overrides:
+        if not isinstance(overrides, Mapping):
+            warnings.append(f"editor settings: 'infrakata' must be an object, got {overrides!r}; using the defaults")
+        else:
+            settings = _apply(settings, overrides, "editor settings", True, workspace, warnings)
+    return settings, warnings

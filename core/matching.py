@@ -1,0 +1,65 @@
+"""Solution file -> problem: a `# kata: <slug>` header, the workspace mapping, the file name, the entry point."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from pathlib import Path
+
+from .catalog import Catalog, ProblemError
+from .config import Settings
+from .problem import Problem
+from .static import top_level_functions
+
+HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
+HEADER_LINES = 10
+
+
+class NoMatch(LookupError):
+    """No problem matches a file; the message says how to make one match."""
+
+
+def header_slug(source: str) -> tuple[int, str] | None:
+    for number, line in enumerate(source.splitlines()[:HEADER_LINES], 1):
+        match = HEADER.match(line.strip())
+        if match:
+            return number, match.group(1)
+    return None
+
+
+def _resolve(catalog: Catalog, name: str, relative_to: Path, where: str) -> Problem:
+    if name in catalog.problems:
+        return catalog.problems[name]
+    candidate = (relative_to / name).expanduser()
+    try:
+        return catalog.get(str(candidate) if candidate.exists() else name)
+    except (LookupError, ProblemError) as error:
+        raise NoMatch(f"{where}: {error}") from None
+
+
+def match_problem(path: Path, source: str, catalog: Catalog, settings: Settings,
+                  workspace: Path | None = None) -> Problem:
+    path = Path(path)
+    header = header_slug(source)
+    if header:
+        line, name = header
+        return _resolve(catalog, name, path.parent, f"{path}:{line}: '# kata: {name}'")
+    if settings.file_map:
+        relative = path.resolve().relative_to(workspace.resolve()).as_posix() \
+            if workspace and path.resolve().is_relative_to(workspace.resolve()) else path.name
+        for pattern, name in settings.file_map.items():
+            if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
+                return _resolve(catalog, name, workspace or path.parent, f"kata.toml [files] '{pattern}'")
+    slug = path.stem.replace("_", "-").lower()
+    if slug in catalog.problems:
+        return catalog.problems[slug]
+    defined = top_level_functions(source)
+    by_entry = [p for p in catalog.problems.values() if p.entry_point in defined]
+    if len(by_entry) == 1:
+        return by_entry[0]
+    if len(by_entry) > 1:
+        raise NoMatch(f"{path}: defines the entry points of several problems "
+                      f"({', '.join(p.slug for p in by_entry)}); add a first line '# kata: <slug>' to choose one")
+    raise NoMatch(f"{path}: no problem matches this file. Add a first line '# kata: <slug>', name the file after "
+                  f"the problem (e.g. adam_optimizer_memory_bytes.py), or map it in kata.toml under [files]; "
+                  f"`kata list` shows the slugs")

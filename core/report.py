@@ -1,0 +1,77 @@
+"""RunReport -> the JSON contract (DESIGN.md §4) and terminal text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from .results import CaseResult, Finding, RunReport
+
+STATUS_STYLE = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red"),
+                "timeout": ("⧗", "yellow"), "memory": ("M", "yellow"), "skipped": ("-", "dim")}
+
+
+def finding_to_dict(finding: Finding) -> dict[str, Any]:
+    return {"line": finding.line, "column": finding.column, "end_line": finding.end_line,
+            "end_column": finding.end_column, "severity": finding.severity, "code": finding.code,
+            "message": finding.message}
+
+
+def case_to_dict(case: CaseResult) -> dict[str, Any]:
+    return {"id": case.id, "name": case.name, "status": case.status, "time_ms": round(case.time_ms, 3),
+            "message": case.message, "line": case.line, "max_abs_diff": case.max_abs_diff,
+            "max_rel_diff": case.max_rel_diff, "mismatched": case.mismatched, "elements": case.elements,
+            "worst_index": case.worst_index, "expected": case.expected, "actual": case.actual}
+
+
+def report_to_dict(report: RunReport) -> dict[str, Any]:
+    return {"problem": report.problem, "file": report.file, "verdict": report.verdict,
+            "passed": report.passed, "total": report.total, "time_ms": round(report.time_ms, 3),
+            "findings": [finding_to_dict(f) for f in report.findings],
+            "cases": [case_to_dict(c) for c in report.cases],
+            "title": report.title, "entry_line": report.entry_line, "output": report.output,
+            "cancelled": report.cancelled}
+
+
+def summary_line(report: RunReport) -> str:
+    if report.verdict in ("syntax_error", "forbidden"):
+        return f"{report.verdict.replace('_', ' ')}: {report.findings[0].message}" if report.findings \
+            else report.verdict
+    return f"{report.verdict.replace('_', ' ')}: {report.passed}/{report.total} cases passed"
+
+
+def renderable(report: RunReport) -> Group:
+    colour = "green" if report.accepted else "red"
+    head = Text.assemble((f"{report.problem}", "bold"), f"  {report.file}\n",
+                         (summary_line(report), f"bold {colour}"), f"  ({report.time_ms:.0f} ms)")
+    parts: list[Any] = [head]
+    for finding in report.findings:
+        parts.append(Text(f"  {report.file}:{finding.line}:{finding.column}: {finding.code}: {finding.message}",
+                          style="red"))
+    if report.cases:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        for column in ("", "#", "case", "ms", "detail"):
+            table.add_column(column, overflow="fold")
+        for case in report.cases:
+            symbol, style = STATUS_STYLE.get(case.status, ("?", ""))
+            detail = case.message if case.status != "passed" else ""
+            if case.line and case.status not in ("passed", "skipped"):
+                detail = f"line {case.line}: {detail}"
+            table.add_row(Text(symbol, style=style), str(case.id), escape(case.name), f"{case.time_ms:.1f}",
+                          Text(detail))
+        parts.append(table)
+    if report.output.strip():
+        parts.append(Text("output:", style="bold"))
+        parts.append(Text(report.output.rstrip()[-2000:], style="dim"))
+    return Group(*parts)
+
+
+def format_text(report: RunReport, width: int = 110) -> str:
+    console = Console(width=width, color_system=None, force_terminal=False)
+    with console.capture() as capture:
+        console.print(renderable(report))
+    return capture.get()

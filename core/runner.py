@@ -1,0 +1,220 @@
+"""A problem and a source -> RunReport.
+
+Static checks first; then the trusted side (reference outputs, computed once per problem version
+and cached here, in the grading process) and the untrusted side (the solution in a fresh child of
+the warm pool, sent only the case inputs) meet in the comparison.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import codestar, static
+from .compare import Comparison, Tolerance, compare
+from .problem import Problem
+from .results import CaseResult, GradingError, RunReport, error_case, verdict_of
+from .sandbox.pool import CallResult, CancelToken, SolutionSpec, Worker, WorkerPool
+from .sandbox.wire import sanitize, snapshot
+
+
+@dataclass
+class _Case:
+    name: str
+    args: tuple
+    kwargs: dict
+    keys: dict[Any, str]  # argument key (position or keyword) -> parameter name, for every graded argument
+    state_keys: tuple  # arguments whose state after the call is graded
+    frozen_keys: tuple  # arguments that must come back unchanged
+    expected: Any
+    expected_state: dict
+    originals: dict  # snapshots of the frozen arguments before the call
+
+
+@dataclass
+class _Prepared:
+    version: tuple
+    cases: list[_Case]
+
+
+def _version(problem: Problem) -> tuple:
+    """Changes whenever a file of the problem changes: the reference cache's key."""
+    folder = problem.folder if problem.kind == "native" else problem.source_path
+    paths = sorted(folder.glob("*")) if folder.is_dir() else [folder]
+    return tuple((p.name, p.stat().st_mtime_ns) for p in paths if p.is_file())
+
+
+def _holds_state(value: Any) -> bool:
+    """Whether a solution could change this argument in place."""
+    if isinstance(value, (int, float, bool, str, bytes)) or value is None:
+        return False
+    if isinstance(value, tuple):
+        return any(_holds_state(v) for v in value)
+    return True
+
+
+def _solution_spec(problem: Problem, source: str, filename: str, preload: tuple[str, ...] = ()) -> SolutionSpec:
+    modules = ()
+    if problem.kind == "native" and (problem.folder / "cases.py").is_file():
+        cases_module = problem.module("cases")
+        modules = ((cases_module.__name__, str(problem.folder / "cases.py")),)
+    return SolutionSpec(
+        source=source, filename=filename, entry_point=problem.entry_point,
+        forbidden_modules=problem.forbidden_modules, forbidden_calls=problem.forbidden_calls,
+        memory_limit_mb=problem.memory_limit_mb,
+        cpu_seconds=int(problem.time_limit * 4 + 30), preload=preload, problem_modules=modules)
+
+
+class Runner:
+    def __init__(self, pool: WorkerPool | None = None):
+        self.pool = pool or WorkerPool.shared()
+        self._prepared: dict[Path, _Prepared] = {}
+
+    # -- the trusted side -------------------------------------------------------------------
+
+    def reference(self, problem: Problem) -> Callable[..., Any]:
+        entry = getattr(problem.module("reference"), problem.entry_point, None)
+        if not callable(entry):
+            raise GradingError(f"{problem.folder / 'reference.py'}: defines no function '{problem.entry_point}'")
+        return entry
+
+    def case_inputs(self, problem: Problem) -> list[tuple[str, tuple, dict]]:
+        if problem.inline_cases:
+            return [(c.name, c.args, c.kwargs) for c in problem.inline_cases]
+        try:
+            generated = problem.module("cases").cases()
+            return [(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})))
+                    for i, c in enumerate(generated, 1)]
+        except Exception as error:
+            raise GradingError(f"{problem.folder / 'cases.py'}: cases() failed: {type(error).__name__}: {error}") \
+                from error
+
+    def prepare(self, problem: Problem) -> list[_Case]:
+        version = _version(problem)
+        cached = self._prepared.get(problem.source_path)
+        if cached is not None and cached.version == version:
+            return cached.cases
+        reference = self.reference(problem)
+        signature = inspect.signature(reference)
+        graded = set(problem.grading.state)
+        mutable = set(problem.grading.mutable) | graded
+        cases = []
+        for name, args, kwargs in self.case_inputs(problem):
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as error:
+                raise GradingError(f"{problem.slug}: case '{name}' does not fit {problem.entry_point}{signature}: "
+                                   f"{error}") from None
+            keys = {}
+            for index, parameter in enumerate(signature.parameters):
+                if parameter in bound.arguments:
+                    keys[index if index < len(args) else parameter] = parameter
+            state_keys = tuple(k for k, p in keys.items() if p in graded)
+            frozen_keys = tuple(k for k, p in keys.items() if p not in mutable and _holds_state(_arg(args, kwargs, k)))
+            ref_args, ref_kwargs = copy.deepcopy((args, kwargs))
+            try:
+                expected = sanitize(reference(*ref_args, **ref_kwargs))
+            except Exception as error:
+                raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
+                                   f"{type(error).__name__}: {error}") from error
+            cases.append(_Case(
+                name, args, kwargs, keys, state_keys, frozen_keys, expected,
+                {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys},
+                {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}))
+        self._prepared[problem.source_path] = _Prepared(version, cases)
+        return cases
+
+    # -- a run ------------------------------------------------------------------------------
+
+    def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None) -> RunReport:
+        started = time.perf_counter()
+        filename = str(Path(path).resolve()) if str(path) else "<solution>"
+        entry = static.find_entry_point(source, problem.entry_point)
+        report = RunReport(problem=problem.slug, file=str(path), verdict="accepted", title=problem.title,
+                           entry_line=entry[0] if entry else None)
+        report.findings = static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
+        if report.findings:
+            report.verdict = "syntax_error" if report.findings[0].code == "syntax-error" else "forbidden"
+            if problem.kind == "native":
+                report.cases = [CaseResult(i, c.name, "skipped", message=f"not run: {report.verdict.replace('_', ' ')}")
+                                for i, c in enumerate(self.prepare(problem), 1)]
+        else:
+            spec = _solution_spec(problem, source, filename)
+            if problem.kind == "codestar":
+                report.cases, output = codestar.run(problem, spec, self.pool, cancel, report.entry_line)
+            else:
+                report.cases, output = self._run_native(problem, spec, cancel, report.entry_line)
+            report.output = output
+            report.cancelled = cancel is not None and cancel.cancelled
+            report.verdict = verdict_of(report.cases)
+        report.time_ms = (time.perf_counter() - started) * 1e3
+        return report
+
+    def _run_native(self, problem: Problem, spec: SolutionSpec, cancel: CancelToken | None,
+                    entry_line: int | None) -> tuple[list[CaseResult], str]:
+        cases = self.prepare(problem)
+        tolerance = tolerance_of(problem)
+        results: list[CaseResult] = []
+        worker: Worker | None = None
+        output: list[str] = []
+        try:
+            for index, case in enumerate(cases, 1):
+                if cancel is not None and cancel.cancelled:
+                    break
+                if worker is None or not worker.alive:
+                    if worker is not None:
+                        worker.close()
+                    worker = self.pool.open(spec, cancel, load_timeout=problem.time_limit)
+                if worker.load_error is not None:
+                    results.append(error_case(index, case.name, CallResult("error", error=worker.load_error),
+                                              entry_line))
+                    output.append("".join(worker.output_parts))
+                    results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
+                                for i, c in enumerate(cases[index:], index + 1)]
+                    break
+                outcome = worker.call(case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys,
+                                      timeout=problem.time_limit)
+                output.append(outcome.output)
+                if outcome.status == "cancelled":
+                    break
+                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
+        finally:
+            if worker is not None:
+                worker.close()
+        return results, "".join(output)
+
+    def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
+               entry_line: int | None) -> CaseResult:
+        if outcome.status != "ok":
+            return error_case(index, case.name, outcome, entry_line)
+        checks: list[Comparison] = [compare(outcome.value, case.expected, tolerance,
+                                            names=problem.grading.output_names)]
+        for key in case.state_keys:
+            checks.append(compare(outcome.state.get(key), case.expected_state[key], tolerance,
+                                  root=f"{case.keys[key]} after the call"))
+        exact = Tolerance(atol=0.0, rtol=0.0)
+        for key in case.frozen_keys:
+            check = compare(outcome.state.get(key), case.originals[key], exact, root=case.keys[key])
+            if not check.ok:
+                check.message = (f"argument '{case.keys[key]}' was modified in place, which this problem does not "
+                                 f"allow: {check.message}")
+            checks.append(check)
+        failed = next((c for c in checks if not c.ok), None)
+        shown = failed or checks[0]
+        return CaseResult(
+            index, case.name, "failed" if failed else "passed", outcome.time_ms,
+            failed.message if failed else "", entry_line if failed else None,
+            shown.max_abs_diff, shown.max_rel_diff, shown.mismatched, shown.elements, shown.worst_index,
+            shown.expected, shown.actual)
+
+
+def _arg(args: tuple, kwargs: dict, key: Any) -> Any:
+    return kwargs[key] if isinstance(key, str) else args[key]
+
+
+def tolerance_of(problem: Problem) -> Tolerance:
+    return Tolerance(problem.atol, problem.rtol, problem.grading.comparison, problem.grading.tolerance)
