@@ -1,0 +1,210 @@
+"""RunReport -> LSP diagnostics, code lens titles and hover text.
+
+Core speaks 1-based lines and 1-based code-point columns; LSP speaks 0-based lines and columns in
+the negotiated encoding (UTF-16 unless the client offered another), so every range goes through
+the document's PositionCodec, measured on the text that was graded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pygls.workspace.position_codec import PositionCodec
+
+from infrakata.core.problem import Problem
+from infrakata.core.results import CaseResult, Finding, RunReport
+from infrakata.core.static import find_entry_point
+
+SOURCE = "kata"
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+}
+_VERDICT_WORDS = {
+    "accepted": "accepted",
+    "wrong_answer": "wrong answer",
+    "runtime_error": "runtime error",
+    "time_limit_exceeded": "time limit exceeded",
+    "memory_limit_exceeded": "memory limit exceeded",
+    "forbidden": "forbidden",
+    "syntax_error": "syntax error",
+    "crashed": "crashed",
+}
+
+
+class Text:
+    """The graded text, for placing ranges: lines and the client's position encoding."""
+
+    def __init__(self, source: str, codec: PositionCodec):
+        self.lines = source.splitlines() or [""]
+        self.codec = codec
+        self.source = source
+
+    def range(self, line: int, column: int, end_line: int, end_column: int) -> types.Range:
+        """1-based lines and code-point columns (end exclusive) -> an LSP range."""
+        last = len(self.lines) - 1
+        start_line, stop_line = min(max(line - 1, 0), last), min(max(end_line - 1, 0), last)
+        start = types.Position(start_line, min(max(column - 1, 0), len(self.lines[start_line])))
+        end = types.Position(stop_line, min(max(end_column - 1, 0), len(self.lines[stop_line])))
+        if (end.line, end.character) < (start.line, start.character):
+            end = start
+        return self.codec.range_to_client_units(self.lines, types.Range(start, end))
+
+    def line_range(self, line: int) -> types.Range:
+        """The non-blank text of a 1-based line."""
+        index = min(max(line - 1, 0), len(self.lines) - 1)
+        text = self.lines[index]
+        first = len(text) - len(text.lstrip())
+        return self.range(index + 1, first + 1, index + 1, len(text.rstrip()) + 1)
+
+    def entry_range(self, entry_point: str) -> types.Range:
+        """The entry point's name in its `def`; the first line when the file does not define it."""
+        found = find_entry_point(self.source, entry_point)
+        if found is None:
+            return self.line_range(1)
+        line, column = found
+        return self.range(line, column, line, column + len(entry_point))
+
+
+def entry_range(source: str, problem: Problem, codec: PositionCodec) -> types.Range:
+    return Text(source, codec).entry_range(problem.entry_point)
+
+
+def _finding_diagnostic(text: Text, finding: Finding) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=text.range(finding.line, finding.column, finding.end_line, finding.end_column),
+        message=finding.message,
+        severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Error),
+        code=finding.code,
+        source=SOURCE,
+    )
+
+
+def case_message(case: CaseResult) -> str:
+    detail = case.message or _VERDICT_WORDS.get(case.status, case.status)
+    return f"case {case.id} ({case.name}): {detail}" if case.name else f"case {case.id}: {detail}"
+
+
+def _case_diagnostic(text: Text, problem: Problem, case: CaseResult, uri: str,
+                     related: bool) -> types.Diagnostic:
+    entry = text.entry_range(problem.entry_point)
+    at_entry = case.line is None or case.line - 1 == entry.start.line
+    where = entry if at_entry else text.line_range(case.line)
+    information = None
+    if related:
+        information = []
+        if not at_entry:
+            information.append(types.DiagnosticRelatedInformation(
+                types.Location(uri, entry), f"while grading {problem.entry_point}() on case {case.id}"))
+        if problem.statement_path is not None:
+            information.append(types.DiagnosticRelatedInformation(
+                types.Location(from_fs_path(str(problem.statement_path)) or "", types.Range(
+                    types.Position(0, 0), types.Position(0, 0))),
+                f"the statement of {problem.slug}"))
+    return types.Diagnostic(
+        range=where,
+        message=case_message(case),
+        severity=types.DiagnosticSeverity.Error,
+        code=str(case.id),
+        source=SOURCE,
+        related_information=information or None,
+    )
+
+
+def diagnostics(report: RunReport, problem: Problem, source: str, uri: str, codec: PositionCodec,
+                related: bool = False) -> list[types.Diagnostic]:
+    """One diagnostic per static finding and per failing case; none for a passing file."""
+    text = Text(source, codec)
+    result = [_finding_diagnostic(text, finding) for finding in report.findings]
+    result += [_case_diagnostic(text, problem, case, uri, related)
+               for case in report.cases if case.status not in ("passed", "skipped")]
+    if not result and report.verdict != "accepted":
+        # A run that failed without a case or a finding to blame (e.g. the worker died before the
+        # first case): still say so, where the learner looks.
+        result.append(types.Diagnostic(
+            range=text.entry_range(problem.entry_point),
+            message=f"{verdict_words(report.verdict)}: {report.output.strip() or 'no case ran'}",
+            severity=types.DiagnosticSeverity.Error,
+            code=report.verdict,
+            source=SOURCE,
+        ))
+    return result
+
+
+def unmatched_diagnostic(message: str) -> types.Diagnostic:
+    """A file no problem claims: say how to claim one, without shouting."""
+    return types.Diagnostic(
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        message=message,
+        severity=types.DiagnosticSeverity.Information,
+        code="no-problem",
+        source=SOURCE,
+    )
+
+
+def verdict_words(verdict: str) -> str:
+    return _VERDICT_WORDS.get(verdict, verdict.replace("_", " "))
+
+
+def result_summary(report: RunReport) -> str:
+    """`3/4 cases passed`, `4/4 cases passed`, `syntax error`, `2/4 cases passed, time limit exceeded`."""
+    if not report.cases or all(case.status == "skipped" for case in report.cases):
+        return verdict_words(report.verdict)
+    summary = f"{report.passed}/{report.total} cases passed"
+    if report.verdict not in ("accepted", "wrong_answer"):
+        summary += f", {verdict_words(report.verdict)}"
+    return summary
+
+
+def run_lens_title(report: RunReport | None) -> str:
+    return "kata: run" if report is None else f"kata: run ({result_summary(report)})"
+
+
+def benchmark_figure(result: dict[str, Any]) -> str:
+    """The headline of a `kata bench --json` object, e.g. `812 GB/s`, or why there is none."""
+    if result.get("error"):
+        return str(result["error"]).splitlines()[0]
+    value, unit = result.get("geomean"), result.get("unit", "")
+    if value is None:
+        return verdict_words(str(result.get("verdict", "no figure")))
+    return f"{value:.4g} {unit}".strip()
+
+
+def benchmark_lens_title(result: dict[str, Any] | None) -> str:
+    title = "kata: benchmark on CUDA"
+    return title if result is None else f"{title} ({benchmark_figure(result)})"
+
+
+def _cell(value: Any) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def hover_markdown(problem: Problem, report: RunReport | None, version: int | None) -> str:
+    """Statement, limits and tolerances, and the last result per case."""
+    parts = [f"### {problem.title} (`{problem.slug}`)"]
+    facts = [f for f in (problem.difficulty, problem.category) if f]
+    if facts:
+        parts.append(" · ".join(facts))
+    grading = problem.grading
+    if grading.comparison == "relative_norm":
+        tolerance = f"‖actual − expected‖ / ‖expected‖ ≤ {grading.tolerance:g}"
+    else:
+        tolerance = f"|actual − expected| ≤ atol {problem.atol:g} + rtol {problem.rtol:g} · |expected|"
+    parts.append(f"**Limits:** {problem.time_limit:g} s per case, {problem.memory_limit_mb} MB  \n"
+                 f"**Tolerance:** {tolerance}")
+    if report is not None:
+        graded = f" (version {version})" if version is not None else ""
+        lines = [f"**Last result{graded}:** {verdict_words(report.verdict)}, "
+                 f"{report.passed}/{report.total} cases passed in {report.time_ms:.0f} ms"]
+        if report.cases:
+            lines += ["", "| case | status | time | message |", "| --- | --- | --- | --- |"]
+            lines += [f"| {case.id} {_cell(case.name)} | {case.status} | {case.time_ms:.1f} ms | {_cell(case.message)} |"
+                      for case in report.cases]
+        parts.append("\n".join(lines))
+    parts.append("---")
+    parts.append(problem.statement.strip() or "(this problem has no statement)")
+    return "\n\n".join(parts)

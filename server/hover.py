@@ -1,0 +1,35 @@
+"""`textDocument/hover` on the entry point's `def` line: the statement, limits, tolerances and the
+last result per case."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from . import convert
+
+if TYPE_CHECKING:
+    from .server import KataServer
+
+
+def register(server: KataServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: KataServer, params: types.HoverParams) -> types.Hover | None:
+        uri = params.text_document.uri
+        problem = ls.problem_of(uri)
+        if problem is None:
+            return None
+        where = convert.entry_range(ls.document(uri).source, problem, ls.workspace.position_codec)
+        if params.position.line != where.start.line:
+            return None
+        state = ls.state(uri)
+        formats = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
+        markdown = formats is None or not formats.content_format or \
+            types.MarkupKind.Markdown in formats.content_format
+        return types.Hover(
+            contents=types.MarkupContent(
+                kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
+                value=convert.hover_markdown(problem, state.report, state.graded_version)),
+            range=where,
+        )

@@ -1,0 +1,254 @@
+"""The infrakata language server: state, and the grading pipeline every trigger goes through.
+
+Triggers (didOpen, didSave, debounced didChange, a file changed on disk, the `kata.run` command)
+all call `KataServer.grade`, which runs core's matcher and runner on a thread, one run per
+document (scheduler.py), and publishes the result (convert.py). The LSP features live in their
+own modules and are registered by `create_server`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
+
+from infrakata.core.catalog import Catalog
+from infrakata.core.config import Settings, load_settings
+from infrakata.core.matching import NoMatch, match_problem
+from infrakata.core.problem import Problem
+from infrakata.core.report import report_to_dict
+from infrakata.core.results import RunReport
+from infrakata.core.runner import Runner
+from infrakata.core.sandbox.pool import WorkerPool
+
+from . import convert
+from .scheduler import Run, Scheduler
+
+log = logging.getLogger(__name__)
+
+RESULT_NOTIFICATION = "kata/result"
+BENCHMARK_NOTIFICATION = "kata/benchmarkResult"
+
+
+@dataclass
+class DocumentState:
+    """What the server remembers about one solution file."""
+
+    problem: Problem | None = None
+    report: RunReport | None = None
+    graded_version: int | None = None
+    published_version: int | None = None  # diagnostics never go back below this
+    submitted: str | None = None  # the content of the last run started: a watchdog echo of it is skipped
+    benchmark: dict[str, Any] | None = None
+
+
+class KataServer(LanguageServer):
+    def __init__(self) -> None:
+        from infrakata.server import __version__
+
+        super().__init__("infrakata", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.catalog = Catalog({}, [])
+        self.root: Path | None = None
+        self.overrides: dict[str, Any] = {}
+        self.pool: WorkerPool | None = None
+        self._runner: Runner | None = None
+        self.scheduler = Scheduler()
+        self.documents: dict[str, DocumentState] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop_watching: Callable[[], None] | None = None
+        self._problem_paths: tuple[str, ...] | None = None
+        self._shown: set[str] = set()
+
+    # -- configuration -------------------------------------------------------------------------
+
+    def configure(self, overrides: Mapping[str, Any] | None) -> None:
+        """(Re)read kata.toml under editor overrides; bad values: a message, and the defaults."""
+        if overrides is not None:
+            self.overrides = dict(overrides)
+        self.settings, warnings = load_settings(self.root, self.overrides)
+        for warning in warnings:
+            self.show(f"kata: {warning}", types.MessageType.Warning)
+        paths = tuple(str(p) for p in self.settings.problem_paths)
+        if paths != self._problem_paths:
+            self._problem_paths = paths
+            self.catalog = Catalog.load(extra_paths=self.settings.problem_paths)
+            self._report_catalog_errors()
+            for state in self.documents.values():
+                state.problem = None
+        self._watch()
+
+    def _report_catalog_errors(self) -> None:
+        errors = self.catalog.errors
+        for error in errors:
+            self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"kata: {error}"))
+        if errors:
+            more = f" (and {len(errors) - 1} more in the log)" if len(errors) > 1 else ""
+            self.show(f"kata: a problem could not be loaded: {errors[0]}{more}", types.MessageType.Warning)
+
+    def _watch(self) -> None:
+        from .watcher import start_watching
+
+        if self._stop_watching is not None:
+            self._stop_watching()
+            self._stop_watching = None
+        if self.settings.watch_files and self.root is not None and self.loop is not None:
+            self._stop_watching = start_watching(self, self.root)
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Info, once: bool = False) -> None:
+        """window/showMessage (and the log); `once` keeps a repeated failure from nagging on every save."""
+        log.info("%s", message)
+        if once:
+            if message in self._shown:
+                return
+            self._shown.add(message)
+        self.window_show_message(types.ShowMessageParams(kind, message))
+
+    def supports(self, capability: str) -> bool:
+        return bool(get_capability(self.client_capabilities, capability, False))
+
+    # -- the grading pipeline ------------------------------------------------------------------
+
+    def start_workers(self) -> None:
+        """Warm the zygote in the background (at initialize), so that the first save is already fast."""
+        if self._runner is None:
+            self.pool = WorkerPool.shared()
+            self.pool.start()
+            self._runner = Runner(self.pool)
+
+    @property
+    def runner(self) -> Runner:
+        self.start_workers()
+        assert self._runner is not None
+        return self._runner
+
+    def workers(self) -> WorkerPool:
+        self.start_workers()
+        assert self.pool is not None
+        return self.pool
+
+    def state(self, uri: str) -> DocumentState:
+        return self.documents.setdefault(uri, DocumentState())
+
+    def document(self, uri: str) -> TextDocument:
+        return self.workspace.get_text_document(uri)
+
+    def match(self, uri: str, source: str) -> Problem:
+        """The problem this document solves; raises NoMatch with how to name one."""
+        path = Path(to_fs_path(uri) or uri)
+        state = self.state(uri)
+        problem = match_problem(path, source, self.catalog, self.settings, self.root)
+        state.problem = problem
+        return problem
+
+    def problem_of(self, uri: str) -> Problem | None:
+        """The problem of an open document for lenses and hover, without reporting a mismatch."""
+        state = self.state(uri)
+        if state.problem is None:
+            try:
+                self.match(uri, self.document(uri).source)
+            except (NoMatch, OSError):
+                return None
+        return state.problem
+
+    def grade(self, uri: str, source: str | None = None, version: int | None = None,
+              delay_s: float = 0.0, progress: Callable[[str], None] | None = None) -> asyncio.Task:
+        """Start grading `uri` (its editor text unless `source` is given), replacing any run in flight.
+
+        The task's result is the RunReport, or None when there was nothing to grade.
+        """
+        if source is None:
+            document = self.document(uri)
+            source, version = document.source, document.version
+        self.state(uri).submitted = source
+
+        async def job(run: Run) -> RunReport | None:
+            return await self._grade(uri, source, version, run, progress)
+
+        return self.scheduler.submit(uri, job, delay_s)
+
+    async def _grade(self, uri: str, source: str, version: int | None, run: Run,
+                     progress: Callable[[str], None] | None) -> RunReport | None:
+        try:
+            problem = self.match(uri, source)
+        except NoMatch as error:
+            self.publish(uri, version, [convert.unmatched_diagnostic(str(error))])
+            return None
+        if progress is not None:
+            progress(f"{problem.slug}: grading in a sandboxed worker")
+        path = Path(to_fs_path(uri) or uri)
+        try:
+            report = await run.call(self.runner.run, problem, source, path, cancel=run.token)
+        except Exception as error:  # a broken problem or a dead pool: say so, keep serving
+            log.exception("grading %s failed", uri)
+            message = f"kata: could not grade {path.name} against {problem.slug}: {error}"
+            self.show(message, types.MessageType.Error, once=True)
+            self.publish(uri, version, [types.Diagnostic(
+                range=convert.entry_range(source, problem, self.workspace.position_codec),
+                message=message, severity=types.DiagnosticSeverity.Warning, code="not-graded",
+                source=convert.SOURCE)])
+            return None
+        if report.cancelled:
+            return None
+        state = self.state(uri)
+        if not self.publish(uri, version, convert.diagnostics(
+                report, problem, source, uri, self.workspace.position_codec,
+                related=self.supports("text_document.publish_diagnostics.related_information"))):
+            return report
+        state.report, state.graded_version = report, version
+        if report.verdict == "crashed":
+            self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning)
+        self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
+        self.refresh_lenses()
+        return report
+
+    def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:
+        """Publish unless a newer version of the document has already been published."""
+        state = self.state(uri)
+        if version is not None and state.published_version is not None and version < state.published_version:
+            log.debug("dropping diagnostics of %s version %s (published: %s)", uri, version, state.published_version)
+            return False
+        if version is not None:
+            state.published_version = version
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, diagnostics, version))
+        return True
+
+    def refresh_lenses(self) -> None:
+        if self.supports("workspace.code_lens.refresh_support"):
+            self.workspace_code_lens_refresh(None)
+
+    def uri_of(self, path: Path) -> str:
+        """The URI the editor uses for `path` if it has the file open, else a file URI."""
+        resolved = path.resolve()
+        for uri, document in self.workspace.text_documents.items():
+            if document.path and Path(document.path).resolve() == resolved:
+                return uri
+        return from_fs_path(str(resolved)) or resolved.as_uri()
+
+    def close(self) -> None:
+        """Stop everything this server started: runs, the watcher, the worker pool."""
+        self.scheduler.close()
+        if self._stop_watching is not None:
+            self._stop_watching()
+            self._stop_watching = None
+        if self.pool is not None:
+            self.pool.close()
+
+
+def create_server() -> KataServer:
+    from . import code_lens, commands, configuration, hover, lifecycle, sync
+
+    server = KataServer()
+    for module in (lifecycle, configuration, sync, code_lens, hover, commands):
+        module.register(server)
+    return server

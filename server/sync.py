@@ -1,0 +1,35 @@
+"""Document sync: `textDocument/didOpen`, `didChange`, `didSave`, `didClose` -> grading runs.
+
+didOpen grades once, didSave grades the saved text; didChange grades only with `gradeOn =
+"type"`, after `debounceMs` of quiet (each keystroke replaces the pending run, and kills one in
+flight). With `gradeOn = "save"` an edit leaves the run in flight alone: its result is the only
+one coming until the next save.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from .server import KataServer
+
+
+def register(server: KataServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: KataServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.grade(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: KataServer, params: types.DidChangeTextDocumentParams) -> None:
+        if ls.settings.grade_on == "type":
+            ls.grade(params.text_document.uri, delay_s=ls.settings.debounce_ms / 1000)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(ls: KataServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.grade(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: KataServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.scheduler.cancel(params.text_document.uri)

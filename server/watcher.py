@@ -1,0 +1,58 @@
+"""Files changed outside the editor (another editor, `git checkout`, a script): graded too.
+
+watchdog events arrive on their own thread and are handed to the event loop. An editor save
+also produces an event: it is skipped when the file holds exactly what was last submitted for
+grading. A file open in the editor with different unsaved text is left to the editor (its buffer
+is what the learner sees). A `kata.toml` or `pyproject.toml` change reloads the settings.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from infrakata.core.matching import NoMatch
+from infrakata.core.watch import watch_files
+
+if TYPE_CHECKING:
+    from .server import KataServer
+
+log = logging.getLogger(__name__)
+SETTINGS_FILES = ("kata.toml", "pyproject.toml")
+DEBOUNCE_S = 0.05
+
+
+def start_watching(ls: KataServer, root: Path) -> Callable[[], None]:
+    loop = ls.loop
+    assert loop is not None
+
+    def changed(path: Path) -> None:  # on watchdog's thread
+        loop.call_soon_threadsafe(on_change, ls, Path(path))
+
+    return watch_files(root, ["*.py", *SETTINGS_FILES], changed, DEBOUNCE_S)
+
+
+def on_change(ls: KataServer, path: Path) -> None:
+    if path.name in SETTINGS_FILES:
+        ls.configure(None)
+        return
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return  # deleted, or not text: nothing to grade
+    uri = ls.uri_of(path)
+    if source == ls.state(uri).submitted:
+        return
+    version = None
+    document = ls.workspace.text_documents.get(uri)
+    if document is not None:
+        if document.source != source:
+            return
+        version = document.version
+    try:
+        ls.match(uri, source)
+    except NoMatch:
+        return  # not every Python file in a workspace is a solution
+    log.info("%s changed on disk: grading", path)
+    ls.grade(uri, source, version)

@@ -1,0 +1,201 @@
+"""The language server under test: a real `python -m infrakata.server` over stdio, driven by a
+pytest-lsp client that records what the server publishes, so tests wait for events, not time."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURE_PROBLEMS = FIXTURES / "problems"
+SEEDS = Path(__file__).resolve().parents[2] / "../shared/seeds"
+T = TypeVar("T")
+
+CORRECT = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor\n"
+WRONG = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor + 1\n"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "kata(options=, files=, capabilities=): how the `client` fixture's server starts")
+    # Protocol misuse by the server (e.g. a request the client did not declare support for) fails the test.
+    config.addinivalue_line("filterwarnings", "error::pytest_lsp.LspSpecificationWarning")
+
+
+class KataClient(LanguageClient):
+    """Records diagnostics (with their versions), kata/result, lens refreshes and progress."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
+        self.results: list[dict[str, Any]] = []
+        self.benchmarks: list[dict[str, Any]] = []
+        self.lens_refreshes = 0
+        self.root = Path()
+        self._news = asyncio.Event()
+
+    def news(self) -> None:
+        self._news.set()
+
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = 60.0) -> T:
+        """Until `predicate()` is truthy; re-checked on every notification from the server."""
+
+        async def until() -> T:
+            while not (value := predicate()):
+                self._news.clear()
+                await self._news.wait()
+            return value
+
+        return await asyncio.wait_for(until(), timeout)
+
+    async def diagnostics_for(self, uri: str, version: int | None) -> list[types.Diagnostic]:
+        """The diagnostics published for `version` of `uri` (waiting for them)."""
+        params = await self.wait_for(lambda: next(
+            (p for p in reversed(self.published.get(uri, [])) if p.version == version), None))
+        return list(params.diagnostics)
+
+    async def result_for(self, uri: str, version: int | None) -> dict[str, Any]:
+        return await self.wait_for(lambda: next(
+            (r for r in reversed(self.results) if r["uri"] == uri and r["version"] == version), None))
+
+    # -- document helpers --------------------------------------------------------------------
+
+    def open(self, uri: str, text: str, version: int = 1) -> None:
+        self.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri, language_id="python", version=version, text=text)))
+
+    def change(self, uri: str, text: str, version: int) -> None:
+        self.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def save(self, uri: str) -> None:
+        self.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+
+    def edit_and_save(self, uri: str, text: str, version: int) -> None:
+        self.change(uri, text, version)
+        self.save(uri)
+
+    async def command(self, name: str, *arguments: Any) -> Any:
+        return await self.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=name, arguments=list(arguments)))
+
+    async def lenses(self, uri: str) -> list[types.CodeLens]:
+        return await self.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri))) or []
+
+
+def _publish(client: KataClient, params: types.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    client.published.setdefault(params.uri, []).append(params)
+    client.news()
+
+
+def _result(client: KataClient, params: Any) -> None:
+    client.results.append(_plain(params))
+    client.news()
+
+
+def _benchmark(client: KataClient, params: Any) -> None:
+    client.benchmarks.append(_plain(params))
+    client.news()
+
+
+def _lens_refresh(client: KataClient, params: None) -> None:
+    client.lens_refreshes += 1
+    client.news()
+
+
+def _show_message(client: KataClient, params: types.ShowMessageParams) -> None:
+    client.messages.append(params)
+    client.news()
+
+
+def _progress(client: KataClient, params: types.ProgressParams) -> None:
+    DEFAULT_CLIENT_FEATURES[types.PROGRESS](client, params)
+    client.news()
+
+
+def _plain(value: Any) -> Any:
+    """pygls hands custom notifications' params over as objects; tests compare plain JSON."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return [_plain(v) for v in value]
+    if hasattr(value, "_asdict"):
+        return {k: _plain(v) for k, v in value._asdict().items()}
+    return value
+
+
+def make_client() -> KataClient:
+    client = KataClient(converter_factory=default_converter)
+    register_lsp_features(client, {
+        **DEFAULT_CLIENT_FEATURES,
+        types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
+        types.WINDOW_SHOW_MESSAGE: _show_message,
+        types.PROGRESS: _progress,
+        types.WORKSPACE_CODE_LENS_REFRESH: _lens_refresh,
+        "kata/result": _result,
+        "kata/benchmarkResult": _benchmark,
+    })
+    return client
+
+
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "infrakata.server"],
+    client_factory=make_client,
+    server_env={**os.environ, "PYTHONUNBUFFERED": "1"},
+)
+
+
+DEFAULT_OPTIONS = {"problemPaths": [str(FIXTURE_PROBLEMS)], "watchFiles": False}
+
+
+async def initialize(client: KataClient, root: Path, options: Any = DEFAULT_OPTIONS,
+                     capabilities: types.ClientCapabilities | None = None) -> None:
+    client.root = root
+    await client.initialize_session(types.InitializeParams(
+        capabilities=capabilities or client_capabilities("visual-studio-code"),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+        initialization_options={"infrakata": options},
+    ))
+
+
+@pytest_lsp.fixture(config=SERVER, scope="session")
+async def shared(lsp_client: KataClient, tmp_path_factory: pytest.TempPathFactory):
+    """One server for every test that needs no set-up of its own (each uses its own solution file;
+    their modules run in the session's event loop: `pytest.mark.asyncio(loop_scope="session")`)."""
+    await initialize(lsp_client, tmp_path_factory.mktemp("workspace"))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: KataClient, request: pytest.FixtureRequest, tmp_path: Path):
+    """A server of the test's own, set up by its `kata` mark: `options` (the `infrakata` section,
+    replacing the defaults), `files` (written into the workspace first), `capabilities`."""
+    mark = request.node.get_closest_marker("kata")
+    setup = mark.kwargs if mark else {}
+    for name, text in setup.get("files", {}).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    await initialize(lsp_client, tmp_path, setup.get("options", DEFAULT_OPTIONS), setup.get("capabilities"))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def uri(request: pytest.FixtureRequest, shared: KataClient) -> str:
+    """A fresh solution file URI in the shared workspace, named after the test."""
+    name = f"{request.node.module.__name__.rpartition('.')[2]}_{request.node.name}"
+    return (shared.root / f"{name.replace('[', '_').replace(']', '')}.py").as_uri()
