@@ -24,6 +24,10 @@ def _warm_imports() -> dict[str, object]:
     import torch
 
     torch.set_num_threads(1)
+    # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child.
+    import torch._dynamo  # noqa: F401
+    import torch.optim  # noqa: F401
+
     cuda = torch.cuda.is_available()
     if not cuda:
         # Triton kernels run on CPU tensors through the interpreter; must be set before `import triton`.

@@ -1,0 +1,39 @@
+"""Shared fixtures: one warm worker pool and runner for the whole session, like the server keeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from infrakata.core.catalog import Catalog
+from infrakata.core.runner import Runner
+from infrakata.core.sandbox.pool import WorkerPool
+
+REPO = Path(__file__).resolve().parents[1]
+SEEDS = next((p for p in (REPO / "shared" / "seeds", REPO.parent / "shared" / "seeds") if p.is_dir()), None)
+
+
+@pytest.fixture(scope="session")
+def pool() -> WorkerPool:
+    pool = WorkerPool()
+    pool.start()
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="session")
+def runner(pool: WorkerPool) -> Runner:
+    return Runner(pool)
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return Catalog.load()
+
+
+@pytest.fixture(scope="session")
+def seeds() -> Path:
+    if SEEDS is None:
+        pytest.skip("the seed documents (shared/seeds) are not beside this checkout")
+    return SEEDS

@@ -1,0 +1,40 @@
+"""Every problem of the catalogue: its reference is accepted, its starter is not, and each wrong/
+solution gets exactly the verdict its header states. Regression tests for the grader itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from infrakata.core.catalog import VERDICTS, Catalog, expected_verdict
+
+CATALOG = Catalog.load()
+PROBLEMS = sorted(CATALOG.problems.values(), key=lambda p: p.slug)
+WRONG = [(p, path) for p in PROBLEMS for path in p.wrong_solutions()]
+
+
+def test_bundled_catalogue_loads_cleanly():
+    assert not CATALOG.errors, "\n".join(map(str, CATALOG.errors))
+    assert len(PROBLEMS) >= 12
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_reference_is_accepted(runner, problem):
+    report = runner.run(problem, problem.reference_source, problem.folder / "reference.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases if c.status != "passed"]
+    assert report.total >= 3
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_starter_is_not_accepted(runner, problem):
+    assert problem.starter, f"{problem.slug} has no starter.py"
+    report = runner.run(problem, problem.starter, problem.folder / "starter.py")
+    assert report.verdict != "accepted"
+
+
+@pytest.mark.parametrize("problem,path", WRONG, ids=lambda x: getattr(x, "slug", None) or x.name)
+def test_wrong_solution_gets_its_stated_verdict(runner, problem, path):
+    expected = expected_verdict(path)
+    assert expected in VERDICTS and expected != "accepted", f"{path}: header '# expect: <verdict>' missing"
+    report = runner.run(problem, path.read_text(encoding="utf-8"), path)
+    failing = [f"{c.id} {c.status}: {c.message}" for c in report.cases if c.status != "passed"]
+    assert report.verdict == expected, failing or [f.message for f in report.findings]
