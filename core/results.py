@@ -96,9 +96,9 @@ def verdict_of(cases: list[CaseResult]) -> str:
 def error_case(index: int, name: str, outcome: "CallResult", entry_line: int | None) -> CaseResult:
     """A case that did not produce an output: exception, forbidden, timeout, memory, crash."""
     error = outcome.error
-    status = {"timeout": "timeout", "memory": "memory"}.get(outcome.status, "error")
-    cause = "crashed" if outcome.status == "crashed" else ("forbidden" if error and error.kind == "forbidden"
-                                                           else "exception")
+    kind = error.kind if error else outcome.status
+    status = {"timeout": "timeout", "memory": "memory"}.get(kind, "error")
+    cause = kind if kind in ("crashed", "forbidden") else "exception"
     message = error.message if error else outcome.status
     if error and error.traceback and error.kind in ("exception", "memory", "forbidden"):
         message = f"{message}\n{error.traceback.rstrip()}"

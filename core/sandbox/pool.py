@@ -112,6 +112,7 @@ class Worker:
         self.pool, self.spec, self.cancel = pool, spec, cancel
         self.state = "starting"
         self.load_error: ErrorInfo | None = None
+        self.exit_code: int | None = None
         self._output = tempfile.TemporaryFile()
         self._output_read = 0
         self.output_parts: list[str] = []
@@ -226,7 +227,11 @@ class Worker:
         return text
 
     def _wait_exit(self) -> int | None:
-        return self.pool._wait_exit(self.pid, timeout=5.0)
+        if self.state != "exited":
+            self.exit_code = self.pool._wait_exit(self.pid, timeout=5.0)
+            self.state = "exited"
+            log.debug("worker %s: exited (%s)", self.pid, self.exit_code)
+        return self.exit_code
 
     def kill(self) -> None:
         if self.state == "exited":
@@ -244,8 +249,6 @@ class Worker:
         if self.state != "exited":
             self.kill()
             self._wait_exit()
-            self.state = "exited"
-            log.debug("worker %s: exited", self.pid)
         if self.cancel is not None:
             self.cancel._detach(self)
         for fd in (self._to_child, self._from_child):

@@ -81,18 +81,19 @@ def serve(sock: socket.socket) -> None:
                 return
             if pid == 0:
                 return
-            if pid in children:
-                children.discard(pid)
-                try:
-                    os.killpg(pid, signal.SIGKILL)  # whatever the solution started in its session
-                except OSError:
-                    pass
-                send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
-            for orphan in _orphans(children):
+            if pid not in children:
+                continue  # an orphan we killed
+            children.discard(pid)
+            try:
+                os.killpg(pid, signal.SIGKILL)  # whatever the solution started in its session
+            except OSError:
+                pass
+            for orphan in _orphans(children):  # and whatever escaped it, now reparented to us
                 try:
                     os.kill(orphan, signal.SIGKILL)
                 except OSError:
                     pass
+            send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
 
     while True:
         readable, _, _ = select.select([sock, wake_r], [], [])

@@ -1,0 +1,375 @@
+"""The kernel throughput benchmark (`kata bench`): the parent side, trusted.
+
+It follows the seed verifier (shared/seeds/quantized_adamw_verifier.py) and adds a roofline:
+
+- Correctness gate first: every correctness shape, with one throwaway call before the checked one
+  (a solution that replays an earlier result fails here). Without CUDA this is all that runs, through
+  the Triton interpreter, and the figures are null.
+- Timed shapes (CUDA): warm-up calls on one throwaway input set, then every repetition on fresh
+  inputs made in the solution's process by the problem's `make_inputs` with their own seed, each
+  call bracketed by CUDA events and a device synchronisation (core/benchtime.py). The last
+  repetition's output comes back and is checked against the reference run on the same seed.
+- Canonical work from the shape alone (the problem's `work`), the best repetition per shape, the
+  geometric mean over shapes.
+- The device's own copy bandwidth, measured in the same run, is the roofline; a figure above it is
+  impossible for a memory-bound kernel and rejects the run. The eager reference is timed the same
+  way, for a speedup.
+
+The reference, the roofline and the expected outputs come from a second worker that runs only
+trusted code (reference.py, cases.py, benchtime); this process never touches the GPU and never
+unpickles what a worker sends. What the solution's process reports is checked here: the timer
+references benchtime took before the solution loaded, the device times against the host times
+around them and against this process's own clock, and the figures against the roofline.
+
+GB/s is 2**30 bytes per second, as in the seed verifier; TFLOP/s is 1e12 FLOP per second.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from . import history, static
+from .compare import compare
+from .problem import Problem
+from .results import GradingError, error_case
+from .runner import tolerance_of
+from .sandbox.pool import CallResult, CancelToken, SolutionSpec, Worker, WorkerPool
+
+TIME_REPS = "infrakata.core.benchtime:time_reps"
+COPY_BANDWIDTH = "infrakata.core.benchtime:copy_bandwidth"
+PRELOAD = ("infrakata.core.benchtime",)
+
+WARMUP, REPS = 3, 5  # the seed verifier's
+CPU_WARMUP, CPU_REPS = 1, 2  # shapes checked without timing: enough to catch a replayed result
+WARMUP_SEED, GATE_SEED, TIMED_SEED = 0, 10, 10_000  # correctness shape i uses 10 + i, as cases.py does
+COPY_BYTES = 1 << 30
+# A tuned kernel can edge past torch's own copy; beyond this margin the timing was not real.
+ROOFLINE_SLACK = 1.10
+# The host's time around a call covers its device time; this much more means work ran off the timed
+# stream (or the host did work the GPU time does not show).
+HOST_SLACK_FACTOR, HOST_SLACK_MS, CLOCK_SLACK_MS = 1.25, 0.25, 0.05
+# RLIMIT_AS cannot bound a CUDA process (CUDA reserves huge virtual ranges): effectively no limit.
+CUDA_ADDRESS_SPACE_MB = 1 << 40
+UNITS = {"GB/s": 2.0 ** 30, "TFLOP/s": 1e12}
+
+
+@dataclass
+class ShapeResult:
+    shape: tuple[int, ...]
+    kind: str  # "correctness" (checked, untimed) or "timed"
+    check: str = "passed"  # or why the shape failed
+    ms: float | None = None  # best repetition
+    throughput: float | None = None  # in the problem's unit
+    reference_ms: float | None = None
+
+
+@dataclass
+class BenchReport:
+    problem: str
+    file: str
+    unit: str
+    device: str = ""
+    correct: bool = False
+    gate_message: str = ""
+    line: int | None = None  # where a failure shows in the solution file (1-based)
+    shapes: list[ShapeResult] = field(default_factory=list)
+    geomean: float | None = None
+    roofline: float | None = None
+    reference: float | None = None
+    best: float | None = None  # the best figure recorded for this problem on this device
+    notes: list[str] = field(default_factory=list)
+    cancelled: bool = False
+
+    @property
+    def fraction_of_roofline(self) -> float | None:
+        return self.geomean / self.roofline if self.geomean and self.roofline else None
+
+    @property
+    def speedup_vs_reference(self) -> float | None:
+        return self.geomean / self.reference if self.geomean and self.reference else None
+
+
+class _Rejected(Exception):
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+def geomean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(max(v, 1e-12)) for v in values) / len(values))
+
+
+def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerPool,
+                  cancel: CancelToken | None = None, workspace: Path | None = None,
+                  shapes: Sequence[Sequence[int]] | None = None) -> BenchReport:
+    """Gate, time and compare a solution. `shapes` replaces the timed shapes (tests use small ones to
+    run the timed protocol through the interpreter); by default they are the problem's, on CUDA only.
+    Raises GradingError when the problem itself cannot be benchmarked."""
+    if problem.benchmark is None:
+        raise GradingError(f"{problem.slug} has no benchmark ([benchmark] in problem.toml)")
+    filename = str(Path(path).resolve())
+    report = BenchReport(problem.slug, str(path), problem.benchmark.unit)
+    findings = static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
+    if findings:
+        report.gate_message = f"line {findings[0].line}: {findings[0].message}"
+        report.line = findings[0].line
+        return report
+    info = pool.wait_ready()
+    cuda = bool(info.get("cuda"))
+    report.device = "cpu (Triton interpreter)" if info.get("interpret") else "cpu"
+    if not cuda:
+        report.notes.append("throughput needs a CUDA GPU; ran the correctness gate through the Triton "
+                            "interpreter" if info.get("triton") else
+                            "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
+                            "only): only a solution without Triton can pass the correctness gate")
+    timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
+    session = _Session(problem, pool, cancel, cuda)
+    try:
+        with session.open_solution(source, filename) as solution, session.open_reference() as reference:
+            if reference.load_error is not None:
+                raise GradingError(f"{problem.folder / 'reference.py'}: {reference.load_error.message}")
+            if solution.load_error is not None:
+                failed = error_case(1, "load", CallResult("error", error=solution.load_error), None)
+                raise _Rejected(f"the solution failed to load: {failed.message}", failed.line)
+            for index, shape in enumerate(problem.benchmark.correctness_shapes):
+                report.shapes.append(session.check(solution, reference, shape, "correctness", [GATE_SEED + index]))
+            if cuda:
+                copy_bandwidth, report.device = session.copy_bandwidth(reference)
+                # A copy bounds bandwidth, not FLOP/s.
+                report.roofline = copy_bandwidth if problem.benchmark.unit == "GB/s" else None
+            for shape in timed_shapes:
+                report.shapes.append(session.check(solution, reference, shape, "timed",
+                                                   [TIMED_SEED + r for r in range(REPS if cuda else CPU_REPS)]))
+                _below_roofline(report.shapes[-1], report.roofline)
+    except _Rejected as rejected:
+        report.gate_message, report.line = str(rejected), rejected.line
+        report.cancelled = cancel is not None and cancel.cancelled
+        return report
+    report.correct = True
+    report.gate_message = "all shapes pass" if timed_shapes else "all correctness shapes pass"
+    timed = [s for s in report.shapes if s.throughput is not None]
+    if timed:
+        report.geomean = geomean([s.throughput for s in timed])
+        report.reference = geomean([session.throughput(s.shape, s.reference_ms) for s in timed])
+        if workspace is not None:
+            report.best = record_best(workspace, report)
+    return report
+
+
+class _Session:
+    """The two workers of one benchmark: the solution, and the reference (trusted code only)."""
+
+    def __init__(self, problem: Problem, pool: WorkerPool, cancel: CancelToken | None, cuda: bool):
+        self.problem, self.pool, self.cancel, self.cuda = problem, pool, cancel, cuda
+        bench = problem.benchmark
+        self.tolerance = tolerance_of(problem)
+        self.cases = problem.module("cases")
+        for name in (bench.make_inputs, bench.work):
+            if not callable(getattr(self.cases, name, None)):
+                raise GradingError(f"{problem.folder / 'cases.py'}: defines no function '{name}' "
+                                   f"(named in [benchmark] of problem.toml)")
+        self.work: Callable[..., float] = getattr(self.cases, bench.work)
+        calls = (CPU_WARMUP + 1) * len(bench.correctness_shapes) + (WARMUP + REPS) * len(bench.shapes)
+        self.cpu_seconds = int(problem.time_limit * calls) + 60
+
+    def open_solution(self, source: str, filename: str) -> Worker:
+        return self._open(source, filename, self.problem.forbidden_modules, self.problem.forbidden_calls)
+
+    def open_reference(self) -> Worker:
+        return self._open(self.problem.reference_source, str(self.problem.folder / "reference.py"), (), ())
+
+    def _open(self, source: str, filename: str, modules: tuple[str, ...], calls: tuple[str, ...]) -> Worker:
+        spec = SolutionSpec(
+            source=source, filename=filename, entry_point=self.problem.entry_point,
+            forbidden_modules=modules, forbidden_calls=calls,
+            memory_limit_mb=CUDA_ADDRESS_SPACE_MB if self.cuda else self.problem.memory_limit_mb,
+            cpu_seconds=self.cpu_seconds, preload=PRELOAD,
+            problem_modules=((self.cases.__name__, str(self.problem.folder / "cases.py")),))
+        return self.pool.open(spec, self.cancel, load_timeout=self.problem.time_limit + 30)
+
+    def throughput(self, shape: tuple[int, ...], ms: float) -> float:
+        return self.work(*shape) / (ms / 1e3) / UNITS[self.problem.benchmark.unit]
+
+    def _harness(self, worker: Worker, target: str, payload: dict[str, Any], timeout: float) -> tuple[CallResult, float]:
+        if self.cancel is not None and self.cancel.cancelled:
+            raise _Rejected("cancelled")
+        started = time.perf_counter()
+        result = worker.harness(target, payload, timeout=timeout)
+        if result.status == "cancelled":
+            raise _Rejected("cancelled")
+        return result, (time.perf_counter() - started) * 1e3
+
+    def check(self, solution: Worker, reference: Worker, shape: tuple[int, ...], kind: str,
+              seeds: list[int]) -> ShapeResult:
+        """Run one shape in both workers; the solution's last output against the reference's."""
+        timed = self.cuda and kind == "timed"
+        warmup = WARMUP if timed else CPU_WARMUP
+        payload = {"module": self.cases.__name__, "make_inputs": self.problem.benchmark.make_inputs,
+                   "shape": list(shape), "device": "cuda" if self.cuda else "cpu", "timed": timed,
+                   "warmup": warmup, "warmup_seed": WARMUP_SEED, "seeds": seeds}
+        timeout = self.problem.time_limit * (warmup + len(seeds)) + 60
+        where = f"{kind} shape {shape}"
+
+        outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
+        if outcome.status != "ok":
+            failed = error_case(1, where, outcome, None)
+            raise _Rejected(f"{where}: {failed.message}", failed.line)
+        reps, output = _timing(outcome.value, where)
+
+        expected, _ = self._harness(reference, TIME_REPS, payload, timeout)
+        if expected.status != "ok":
+            raise GradingError(f"{self.problem.folder / 'reference.py'}: the reference failed at {where}: "
+                               f"{error_case(1, where, expected, None).message}")
+        reference_reps, reference_output = _timing(expected.value, f"the reference at {where}")
+        comparison = compare(output, reference_output, self.tolerance, names=self.problem.grading.output_names)
+        if not comparison.ok:
+            raise _Rejected(f"{where}, last repetition (seed {seeds[-1]}): {comparison.message}")
+        result = ShapeResult(shape, kind)
+        if timed:
+            result.ms = _trusted_ms(reps, host_ms, where)
+            result.throughput = self.throughput(shape, result.ms)
+            result.reference_ms = min(r[0] for r in reference_reps)
+        return result
+
+    def copy_bandwidth(self, reference: Worker) -> tuple[float, str]:
+        """The device's copy bandwidth (GB/s) and its name, from the reference's trusted process."""
+        outcome, _ = self._harness(reference, COPY_BANDWIDTH, {"bytes": COPY_BYTES, "warmup": WARMUP, "reps": REPS},
+                                   timeout=120)
+        if outcome.status != "ok":
+            raise GradingError(f"measuring the device's copy bandwidth failed: {error_case(1, 'copy', outcome, None).message}")
+        value = outcome.value
+        best = min(rep["device_ms"] for rep in value["reps"])
+        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"
+
+
+def _timing(value: Any, where: str) -> tuple[list[tuple[float | None, float]], Any]:
+    """The timing harness's answer, validated: a solution may have tampered with the harness itself."""
+    try:
+        reps = [(None if r["device_ms"] is None else float(r["device_ms"]), float(r["wall_ms"]))
+                for r in value["reps"]]
+        replaced = [str(name) for name in value["replaced"]]
+        output = value["output"]
+    except (TypeError, KeyError, ValueError) as error:
+        raise _Rejected(f"{where}: the timing harness's answer was malformed ({type(error).__name__}: {error}): "
+                        f"the solution interfered with the harness") from None
+    if replaced:
+        raise _Rejected(f"{where}: the solution replaced {', '.join(replaced)}; the benchmark times with its own "
+                        f"clocks and refuses a run that patches them")
+    return reps, output
+
+
+def _trusted_ms(reps: list[tuple[float | None, float]], host_ms: float, where: str) -> float:
+    """The best repetition's device time, once it agrees with the host clocks around it."""
+    device = [d for d, _ in reps]
+    if any(d is None or not math.isfinite(d) or d <= 0 for d in device):
+        raise _Rejected(f"{where}: a repetition reported no positive device time")
+    for d, wall in reps:
+        if d > wall + CLOCK_SLACK_MS:
+            raise _Rejected(f"{where}: a repetition reported {d:.3f} ms on the device but took {wall:.3f} ms on the "
+                            f"host: the timer was tampered with")
+    if sum(device) > host_ms:
+        raise _Rejected(f"{where}: the repetitions reported {sum(device):.3f} ms in all, more than the "
+                        f"{host_ms:.3f} ms the grader measured around them")
+    best_device, best_wall = min(device), min(wall for _, wall in reps)
+    if best_wall > HOST_SLACK_FACTOR * best_device + HOST_SLACK_MS:
+        raise _Rejected(f"{where}: the call took {best_wall:.3f} ms on the host but only {best_device:.3f} ms on the "
+                        f"timed CUDA stream: launch the work on the current stream (work on other streams, or host "
+                        f"work the GPU does not see, cannot be timed fairly)")
+    return best_device
+
+
+def _below_roofline(shape: ShapeResult, roofline: float | None) -> None:
+    if shape.throughput is not None and roofline and shape.throughput > roofline * ROOFLINE_SLACK:
+        raise _Rejected(f"timed shape {shape.shape}: {shape.throughput:.1f} GB/s is above the device's copy bandwidth "
+                        f"({roofline:.1f} GB/s): impossible for this memory-bound kernel, so the timing was not real")
+
+
+# -- bests ------------------------------------------------------------------------------------
+
+BEST_SCHEMA = """
+CREATE TABLE IF NOT EXISTS bench_best (
+    problem TEXT NOT NULL, device TEXT NOT NULL, unit TEXT NOT NULL, geomean REAL NOT NULL,
+    roofline REAL, reference REAL, file TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (problem, device)
+);
+"""
+
+
+def _connect(workspace: Path) -> sqlite3.Connection:
+    connection = history.connect(workspace)
+    connection.executescript(BEST_SCHEMA)
+    return connection
+
+
+def record_best(workspace: Path, report: BenchReport) -> float:
+    """Keep the best geomean per problem and device; -> the best after this run."""
+    with _connect(workspace) as db:
+        db.execute("""INSERT INTO bench_best VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                      ON CONFLICT (problem, device) DO UPDATE SET
+                          unit = excluded.unit, geomean = excluded.geomean, roofline = excluded.roofline,
+                          reference = excluded.reference, file = excluded.file, at = excluded.at
+                      WHERE excluded.geomean > bench_best.geomean""",
+                   (report.problem, report.device, report.unit, report.geomean, report.roofline, report.reference,
+                    report.file, time.time()))
+        (best,) = db.execute("SELECT geomean FROM bench_best WHERE problem = ? AND device = ?",
+                             (report.problem, report.device)).fetchone()
+    return best
+
+
+def best_results(workspace: Path, problem: str | None = None) -> list[dict[str, Any]]:
+    """The recorded bests (for code lenses and `kata` summaries), best first."""
+    if not history.store_path(workspace).is_file():
+        return []
+    with _connect(workspace) as db:
+        rows = db.execute("""SELECT problem, device, unit, geomean, roofline, reference, file, at FROM bench_best
+                             WHERE ? IS NULL OR problem = ? ORDER BY geomean DESC""", (problem, problem)).fetchall()
+    keys = ("problem", "device", "unit", "geomean", "roofline", "reference", "file", "at")
+    return [dict(zip(keys, row)) for row in rows]
+
+
+# -- output ------------------------------------------------------------------------------------
+
+def _round(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def bench_to_dict(report: BenchReport) -> dict[str, Any]:
+    return {
+        "problem": report.problem, "file": report.file, "device": report.device, "unit": report.unit,
+        "correct": report.correct, "gate_message": report.gate_message, "line": report.line,
+        "shapes": [{"shape": list(s.shape), "kind": s.kind, "ms": _round(s.ms, 4), "gbps": _round(s.throughput),
+                    "reference_ms": _round(s.reference_ms, 4), "check": s.check} for s in report.shapes],
+        "geomean_gbps": _round(report.geomean), "roofline_gbps": _round(report.roofline),
+        "fraction_of_roofline": _round(report.fraction_of_roofline, 4),
+        "reference_gbps": _round(report.reference), "speedup_vs_reference": _round(report.speedup_vs_reference),
+        "best_gbps": _round(report.best), "notes": report.notes, "cancelled": report.cancelled,
+    }
+
+
+def format_bench(report: BenchReport) -> str:
+    unit = report.unit
+    lines = [f"{report.problem}  {report.file}  on {report.device or 'no device'}"]
+    if not report.correct:
+        lines.append(f"rejected: {report.gate_message}")
+    else:
+        checked = ", ".join(str(s.shape) for s in report.shapes if s.kind == "correctness")
+        lines.append(f"correct: {report.gate_message} ({checked})")
+    timed = [s for s in report.shapes if s.ms is not None]
+    if timed:
+        lines.append(f"  {'shape':<16}{'ms':>10}{unit:>12}{'reference ms':>15}")
+        lines += [f"  {str(s.shape):<16}{s.ms:>10.3f}{s.throughput:>12.1f}{s.reference_ms:>15.3f}" for s in timed]
+    if report.geomean is not None:
+        summary = f"geomean {report.geomean:.1f} {unit}"
+        if report.roofline:
+            summary += f" = {100 * report.fraction_of_roofline:.1f}% of the copy roofline {report.roofline:.1f} {unit}"
+        summary += f"; {report.speedup_vs_reference:.2f}x the eager reference ({report.reference:.1f} {unit})"
+        lines.append(summary)
+        if report.best is not None:
+            lines.append(f"best on this device: {report.best:.1f} {unit}")
+    lines += [f"note: {note}" for note in report.notes]
+    return "\n".join(lines)

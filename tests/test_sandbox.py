@@ -1,0 +1,166 @@
+"""Adversarial solutions: each gets its verdict, and nothing they start outlives the run."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from infrakata.core.catalog import Catalog
+
+FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+
+
+@pytest.fixture(scope="module")
+def probe():
+    catalog = Catalog.load([FIXTURES], include_bundled=False)
+    assert not catalog.errors, catalog.errors
+    return catalog.problems["sandbox-probe"]
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, state) for every live process."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+                table[int(entry)] = (int(fields[1]), fields[0].decode())
+            except OSError:
+                continue
+    return table
+
+
+def _descendants(root: int) -> list[int]:
+    table = _processes()
+    found, frontier = [], [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, (ppid, state) in table.items() if ppid == parent and state != "Z"]
+        found += children
+        frontier += children
+    return found
+
+
+def assert_nothing_left(pool, timeout: float = 10.0) -> None:
+    zygote = pool._process.pid
+    deadline = time.monotonic() + timeout
+    while (left := _descendants(zygote)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"processes left running under the zygote: {left}"
+
+
+def grade(runner, problem, source: str):
+    return runner.run(problem, source, "/tmp/solution.py")
+
+
+SOLUTIONS = {
+    "accepted": ("def scale(x, factor):\n    return x * factor\n", "accepted"),
+    "wrong values": ("def scale(x, factor):\n    return x * factor + 1e-3\n", "wrong_answer"),
+    "exception": ("def scale(x, factor):\n    return x @ x\n", "runtime_error"),
+    "infinite loop": ("def scale(x, factor):\n    while True:\n        pass\n", "time_limit_exceeded"),
+    "memory bomb": ("def scale(x, factor):\n    hog = bytearray(3 << 30)\n    return x * factor\n",
+                    "memory_limit_exceeded"),
+    "torch memory bomb": ("import torch\ndef scale(x, factor):\n    return torch.ones(int(8e8)) * factor\n",
+                          "memory_limit_exceeded"),
+    "segfault": ("import ctypes\ndef scale(x, factor):\n    ctypes.string_at(0)\n", "crashed"),
+    "os._exit": ("import os\ndef scale(x, factor):\n    os._exit(3)\n", "crashed"),
+    "static forbidden import": ("import subprocess\ndef scale(x, factor):\n    return x * factor\n", "forbidden"),
+    "dynamic forbidden import": ("def scale(x, factor):\n    mod = __import__('sub' + 'process')\n"
+                                 "    return x * factor\n", "forbidden"),
+    "importlib forbidden import": ("import importlib\ndef scale(x, factor):\n"
+                                   "    importlib.import_module('so' + 'cket')\n    return x * factor\n", "forbidden"),
+    "forbidden call via alias": ("import builtins\ndef scale(x, factor):\n    f = getattr(builtins, 'ev' + 'al')\n"
+                                 "    return x * f('factor')\n", "accepted"),
+    "syntax error": ("def scale(x, factor)\n    return x * factor\n", "syntax_error"),
+    "mutates its input": ("def scale(x, factor):\n    return x.mul_(factor)\n", "wrong_answer"),
+    "tensor subclass": ("import torch\nclass Lazy(torch.Tensor):\n    pass\n"
+                        "def scale(x, factor):\n    return (x * factor).as_subclass(Lazy)\n", "wrong_answer"),
+    "unsupported object": ("def scale(x, factor):\n    return object()\n", "wrong_answer"),
+    "megabytes of output": ("def scale(x, factor):\n    for _ in range(100):\n        print('x' * 100_000)\n"
+                            "    return x * factor\n", "runtime_error"),
+    "exits at import": ("import os\nos._exit(0)\ndef scale(x, factor):\n    return x\n", "crashed"),
+}
+
+
+@pytest.mark.parametrize("name", SOLUTIONS)
+def test_verdict(runner, pool, probe, name):
+    source, verdict = SOLUTIONS[name]
+    report = grade(runner, probe, source)
+    assert report.verdict == verdict, [(c.status, c.message) for c in report.cases] or report.findings
+    assert_nothing_left(pool)
+
+
+def test_forbidden_alias_through_builtins_module_is_not_claimed_caught(runner, probe):
+    """The guard is for honest mistakes and casual dynamic imports; process isolation contains the rest.
+    This documents the boundary: `getattr(builtins, 'eval')` is the real eval."""
+    report = grade(runner, probe, SOLUTIONS["forbidden call via alias"][0])
+    assert report.verdict == "accepted"
+
+
+def test_fork_bomb_is_contained(runner, pool, probe):
+    source = ("import os, time\ndef scale(x, factor):\n    for _ in range(7):\n        os.fork()\n"
+              "    time.sleep(60)\n")
+    report = grade(runner, probe, source)
+    assert report.verdict == "time_limit_exceeded"
+    assert_nothing_left(pool)
+
+
+def test_escaped_session_is_killed(runner, pool, probe):
+    """A grandchild that left the solution's session is reparented to the zygote and killed."""
+    source = ("import os, time\ndef scale(x, factor):\n    if os.fork() == 0:\n        os.setsid()\n"
+              "        time.sleep(60)\n    return x * factor\n")
+    report = grade(runner, probe, source)
+    assert report.verdict == "accepted"
+    assert_nothing_left(pool)
+
+
+def test_each_case_gets_its_own_verdict_after_a_timeout(runner, probe):
+    source = ("def scale(x, factor):\n    while factor == 2.0:\n        pass\n    return x * factor\n")
+    report = grade(runner, probe, source)
+    assert [c.status for c in report.cases] == ["timeout", "passed", "passed"]
+    assert report.verdict == "time_limit_exceeded"
+    assert report.cases[0].message == "time limit exceeded (1 s)"
+
+
+def test_exception_points_at_the_deepest_frame_in_the_file(runner, probe):
+    source = "def helper(x):\n    return x.no_such_method()\n\ndef scale(x, factor):\n    return helper(x)\n"
+    report = grade(runner, probe, source)
+    case = report.cases[0]
+    assert case.status == "error" and case.line == 2
+    assert "AttributeError" in case.message
+
+
+def test_failure_points_at_the_entry_point(runner, probe):
+    report = grade(runner, probe, "import torch\n\n\ndef scale(x, factor):\n    return x * 3\n")
+    assert report.cases[0].status == "failed" and report.cases[0].line == 4
+
+
+def test_mutation_message_names_the_argument(runner, probe):
+    report = grade(runner, probe, SOLUTIONS["mutates its input"][0])
+    assert "argument 'x' was modified in place" in report.cases[0].message
+
+
+def test_output_is_captured_and_truncated(runner, probe):
+    report = grade(runner, probe, "def scale(x, factor):\n    print('hello from', factor)\n    return x * factor\n")
+    assert "hello from 2.0" in report.output
+    big = grade(runner, probe, SOLUTIONS["megabytes of output"][0])
+    assert "output limit exceeded" in big.cases[0].message
+    assert len(big.output) < 200_000 and "more bytes of output not shown" in big.output
+
+
+def test_reference_never_enters_the_solution_process(runner, probe):
+    source = ("import sys\ndef scale(x, factor):\n"
+              "    assert not [m for m in sys.modules if m.endswith('_reference')], 'reference loaded'\n"
+              "    return x * factor\n")
+    assert grade(runner, probe, source).verdict == "accepted"
+
+
+def test_a_crashed_pool_is_restarted(runner, pool, probe):
+    pool._process.kill()
+    pool._process.wait()
+    report = grade(runner, probe, SOLUTIONS["accepted"][0])
+    assert report.verdict == "accepted"
