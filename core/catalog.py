@@ -156,7 +156,25 @@ def _load_native(folder: Path) -> Problem:
                    expect="lowercase letters, digits and hyphens")
     if slug != folder.name:
         raise top.error("slug", f"'{slug}' must equal the folder name '{folder.name}'")
-    entry_point = top.get("entry_point", str, check=str.isidentifier, expect="a Python identifier")
+    # Scalar fields first, so a typo there is reported before missing files or cases.
+    metadata = dict(
+        slug=slug,
+        title=top.get("title", str),
+        title_zh=top.get("title_zh", str, ""),
+        entry_point=top.get("entry_point", str, check=str.isidentifier, expect="a Python identifier"),
+        source_path=folder,
+        difficulty=top.get("difficulty", str, ""),
+        category=top.get("category", str, ""),
+        tags=top.strings("tags"),
+        limits=Limits(
+            time_s=top.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
+            memory_mb=top.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
+        ),
+        atol=top.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
+        rtol=top.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
+        forbidden_modules=top.strings("forbidden_modules"),
+        forbidden_calls=top.strings("forbidden_calls"),
+    )
     grading = _grading(_Fields(top.get("grading", dict, {}), toml_path, text, "grading."))
     benchmark_table = top.get("benchmark", dict, None)
     benchmark = _benchmark(_Fields(benchmark_table, toml_path, text, "benchmark.")) if benchmark_table else None
@@ -172,22 +190,7 @@ def _load_native(folder: Path) -> Problem:
     statement_path = folder / "README.md"
     starter_path = folder / "starter.py"
     return Problem(
-        slug=slug,
-        title=top.get("title", str),
-        title_zh=top.get("title_zh", str, ""),
-        entry_point=entry_point,
-        source_path=folder,
-        difficulty=top.get("difficulty", str, ""),
-        category=top.get("category", str, ""),
-        tags=top.strings("tags"),
-        limits=Limits(
-            time_s=top.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
-            memory_mb=top.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
-        ),
-        atol=top.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
-        rtol=top.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
-        forbidden_modules=top.strings("forbidden_modules"),
-        forbidden_calls=top.strings("forbidden_calls"),
+        **metadata,
         grading=grading,
         benchmark=benchmark,
         statement=statement_path.read_text(encoding="utf-8") if statement_path.is_file() else "",

@@ -32,7 +32,7 @@ class Context:
     """Workspace, settings and catalogue, as every command sees them."""
 
     def __init__(self, start: Path, extra_problems: Sequence[str]):
-        self.err = Console(stderr=True, highlight=False)
+        self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.workspace = find_workspace(start)
         self.settings, warnings = load_settings(self.workspace)
         for warning in warnings:
@@ -147,13 +147,11 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     from .report import renderable
     from .runner import Runner
-    from .sandbox.pool import WorkerPool
     from .watch import watch_files
 
     root = Path(args.dir).resolve()
     console = Console(highlight=False)
     runner = Runner()
-    WorkerPool.shared().start()
     lock = threading.Lock()
     last: dict[Path, str] = {}
 
@@ -243,12 +241,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command in ("run", "bench", "watch"):
+        from .sandbox.pool import WorkerPool
+
+        WorkerPool.shared().start()  # warm the zygote while this process loads the problem
     start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
     try:
         ctx = Context(start if start.exists() else Path("."), args.problems)
         return args.handler(ctx, args)
     except CannotGrade as error:
-        Console(stderr=True, highlight=False).print(f"[red]kata:[/] {error}")
+        Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {error}")
         return EXIT_CANNOT_GRADE
 
 

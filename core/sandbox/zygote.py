@@ -24,10 +24,6 @@ def _warm_imports() -> dict[str, object]:
     import torch
 
     torch.set_num_threads(1)
-    # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child.
-    import torch._dynamo  # noqa: F401
-    import torch.optim  # noqa: F401
-
     cuda = torch.cuda.is_available()
     if not cuda:
         # Triton kernels run on CPU tensors through the interpreter; must be set before `import triton`.
@@ -63,8 +59,16 @@ def _orphans(known: set[int]) -> list[int]:
     return found
 
 
+def _idle_imports() -> None:
+    """Slow imports that only some solutions need, done while nobody waits for a fork."""
+    # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child.
+    import torch._dynamo  # noqa: F401
+    import torch.optim  # noqa: F401
+
+
 def serve(sock: socket.socket) -> None:
     children: set[int] = set()
+    idle_work = [_idle_imports]
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -96,7 +100,10 @@ def serve(sock: socket.socket) -> None:
             send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
 
     while True:
-        readable, _, _ = select.select([sock, wake_r], [], [])
+        readable, _, _ = select.select([sock, wake_r], [], [], 0.2 if idle_work else None)
+        if not readable and idle_work:
+            idle_work.pop()()
+            continue
         if wake_r in readable:
             os.read(wake_r, 4096)
             reap()

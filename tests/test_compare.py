@@ -1,0 +1,95 @@
+"""The comparison's verdicts and the messages a numerical person reads."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from infrakata.core.compare import Tolerance, compare
+
+TOL = Tolerance(atol=1e-4, rtol=1e-4)
+
+
+def test_tolerance_message_names_worst_element_values_bounds_and_counts():
+    expected = torch.zeros(8, 512)
+    expected[3, 17] = 0.51234
+    actual = expected.clone()
+    actual[3, 17] = 0.51301
+    actual[5, 1] = 2e-4  # a second, smaller miss
+    result = compare(actual, expected, TOL)
+    assert not result.ok
+    assert result.message.startswith("out[3, 17]: expected 0.51234, got 0.51301, |diff| 6.7e-04 > "
+                                     "atol 1e-04 + rtol 1e-04 * |expected|; 2 of 4096 elements (0.05%) outside")
+    assert result.worst_index == [3, 17] and result.mismatched == 2 and result.elements == 4096
+    assert math.isclose(result.max_abs_diff, 6.7e-4, rel_tol=1e-2)
+
+
+def test_within_tolerance_passes_with_numbers():
+    expected = torch.linspace(0, 1, 100)
+    result = compare(expected + 5e-5, expected, TOL)
+    assert result.ok and result.max_abs_diff < 1e-4
+
+
+def test_shape_and_dtype_mismatches_are_said_as_such():
+    assert compare(torch.zeros(3, 2), torch.zeros(2, 3), TOL).message == \
+        "out: shape mismatch: expected (2, 3), got (3, 2)"
+    assert compare(torch.zeros(2, dtype=torch.float64), torch.zeros(2), TOL).message == \
+        "out: dtype mismatch: expected float32, got float64"
+
+
+def test_nan_and_inf_positions():
+    expected = torch.ones(4)
+    actual = torch.tensor([1.0, float("nan"), 1.0, float("inf")])
+    result = compare(actual, expected, TOL)
+    assert not result.ok
+    assert result.message.startswith("out[1]: expected 1, got nan")
+    assert "1 NaN where finite values were expected" in result.message
+    assert "1 Inf where finite values were expected" in result.message
+    assert compare(torch.tensor([float("nan")]), torch.tensor([float("nan")]), TOL).ok
+
+
+def test_nested_paths():
+    expected = (torch.zeros(1), {"m": torch.zeros(4, 20)})
+    actual = (torch.zeros(1), {"m": torch.zeros(4, 20)})
+    actual[1]["m"][3, 17] = 1.0
+    assert compare(actual, expected, TOL).message.startswith("out[1]['m'][3, 17]: expected 0, got 1")
+    assert compare((1, 2), (1, 2, 3), TOL).message == "out: expected 3 elements, got 2"
+    assert compare({"a": 1}, {"a": 1, "b": 2}, TOL).message == "out: missing key 'b'"
+
+
+def test_output_names_replace_positions():
+    result = compare((torch.zeros(2), torch.ones(2)), (torch.zeros(2), torch.zeros(2)), TOL, names=("p", "m"))
+    assert result.message.startswith("m[0]: expected 0, got 1")
+
+
+def test_scalars_bools_strings_none():
+    assert compare(84000000000, 84000000000, TOL).ok
+    assert compare(660.0, 660, TOL).ok
+    assert compare(torch.tensor(2.0), 2.0, TOL).ok  # a 0-d tensor for a number is fine
+    assert compare(56000000000, 84000000000, TOL).message.startswith("out: expected 84000000000, got 56000000000")
+    assert compare(None, 660.0, TOL).message == "out: expected float 660.0, got None"
+    assert not compare(1, True, TOL).ok
+    assert compare("ab", "ab", TOL).ok and not compare("ab", "ba", TOL).ok
+    assert compare(None, None, TOL).ok
+
+
+def test_integer_tensors_are_exact():
+    result = compare(torch.tensor([1, 2, 4], dtype=torch.uint8), torch.tensor([1, 2, 3], dtype=torch.uint8), TOL)
+    assert result.message.startswith("out[2]: expected 3, got 4 (exact uint8); 1 of 3 elements")
+
+
+def test_relative_norm_rule_of_the_adamw_verifier():
+    tol = Tolerance(mode="relative_norm", norm_tolerance=4e-5)
+    expected = torch.ones(1000)
+    assert compare(expected * (1 + 1e-6), expected, tol).ok
+    result = compare(expected * (1 + 1e-3), expected, tol)
+    assert not result.ok and "relative error 1.00e-03 > tolerance 4e-05" in result.message
+
+
+def test_tensor_subclass_is_refused():
+    class Lazy(torch.Tensor):
+        pass
+
+    result = compare(torch.zeros(2).as_subclass(Lazy), torch.zeros(2), TOL)
+    assert not result.ok and "subclass (Lazy)" in result.message
