@@ -12,7 +12,7 @@ import asyncio
 import tempfile
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 import attrs
 import cattrs
@@ -25,11 +25,8 @@ from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 
 from . import convert
-from .scheduler import Run
-from .server import BENCHMARK_NOTIFICATION
-
-if TYPE_CHECKING:
-    from .server import KataServer
+from .scheduler import Run, RunCancelled
+from .server import BENCHMARK_NOTIFICATION, KataServer  # pygls reads handlers' type hints at run time
 
 RUN, BENCHMARK, SHOW_PROBLEM, START_KATA, LIST_PROBLEMS, CANCEL = (
     "kata.run", "kata.benchmark", "kata.showProblem", "kata.startKata", "kata.listProblems", "kata.cancel")
@@ -121,16 +118,10 @@ class Progress:
 
 
 async def _outcome(ls: KataServer, key: str, task: asyncio.Task) -> Any:
-    """The task's result; a cancelled run (newer save, kata.cancel, progress cancel) is a
-    RequestCancelled error, and cancelling the request kills the run."""
     try:
-        await asyncio.wait({task})
-    except asyncio.CancelledError:
-        ls.scheduler.cancel(key, task)
-        raise
-    if task.cancelled():
-        raise JsonRpcRequestCancelled(f"{key}: the run was cancelled (a newer save, or kata.cancel)")
-    return task.result()
+        return await ls.scheduler.result(key, task)
+    except RunCancelled as error:
+        raise JsonRpcRequestCancelled(str(error)) from None
 
 
 def _solution(ls: KataServer, command: str, uri: str) -> tuple[Problem, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -18,9 +19,9 @@ from infrakata.core.runner import CancelToken
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-# How long a new run waits for the thread of the one it replaced (the runner waits at most 5 s
-# for a killed worker's exit); past it, the new run starts anyway.
-REPLACED_RUN_GRACE_S = 10.0
+# How long a new run waits for the thread of the one it replaced (killing and reaping a worker
+# takes milliseconds); past it, the new run starts anyway.
+REPLACED_RUN_GRACE_S = 2.0
 
 
 class Run:
@@ -39,8 +40,14 @@ class Run:
         loop = asyncio.get_running_loop()
         self._idle.clear()
         future = self._executor.submit(functools.partial(fn, *args, **kwargs))
-        future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._idle.set))
+        future.add_done_callback(lambda _: self._set_idle(loop))
         return await asyncio.wrap_future(future)
+
+    def _set_idle(self, loop: asyncio.AbstractEventLoop) -> None:  # on the worker thread
+        try:
+            loop.call_soon_threadsafe(self._idle.set)
+        except RuntimeError:  # the server has stopped: nobody waits any more
+            pass
 
     async def finished(self) -> None:
         """Wait until neither this run nor any run it replaced has a thread working."""
@@ -53,11 +60,16 @@ class Run:
             self.after = None
 
 
+class RunCancelled(Exception):
+    """The run was replaced by a newer one, or cancelled; its worker is gone."""
+
+
 class Scheduler:
     """Keyed runs (a document URI, or a URI plus `#benchmark`): at most one per key."""
 
     def __init__(self) -> None:
         self._runs: dict[str, tuple[asyncio.Task, Run]] = {}
+        self._run_of: weakref.WeakKeyDictionary[asyncio.Task, Run] = weakref.WeakKeyDictionary()
         self._executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kata-run")
 
     def submit(self, key: str, job: Callable[[Run], Awaitable[T]], delay_s: float = 0.0) -> asyncio.Task:
@@ -67,7 +79,24 @@ class Scheduler:
         run = Run(self._executor, after=previous[1] if previous else None)
         task = asyncio.get_running_loop().create_task(self._run(key, job, run, delay_s), name=f"kata {key}")
         self._runs[key] = (task, run)
+        self._run_of[task] = run
         return task
+
+    async def result(self, key: str, task: asyncio.Task) -> T:
+        """The result of a submitted run, for a caller that waits on it (a command).
+
+        A run cancelled by someone else raises RunCancelled once its worker is gone; cancelling the
+        caller cancels the run.
+        """
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:
+            self.cancel(key, task)
+            raise
+        if task.cancelled():
+            await self._run_of[task].finished()
+            raise RunCancelled(f"{key}: the run was cancelled (a newer save, kata.cancel, or the progress' cancel)")
+        return task.result()
 
     def cancel(self, key: str, task: asyncio.Task | None = None) -> bool:
         """Kill the run in flight for `key` (only if it is `task`, when given); True if there was one."""

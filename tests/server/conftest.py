@@ -89,6 +89,15 @@ class KataClient(LanguageClient):
         return await self.workspace_execute_command_async(
             types.ExecuteCommandParams(command=name, arguments=list(arguments)))
 
+    async def run_in_flight(self, uri: str) -> tuple[asyncio.Future, str]:
+        """Start `kata.run` on `uri`; return once its run has reached a worker: (the request, its progress token)."""
+        title = f"kata: grading {uri.rpartition('/')[2]}"
+        request = asyncio.ensure_future(self.command("kata.run", uri))
+        # The progress reports once, right before the run goes to the worker.
+        token = await self.wait_for(lambda: next((token for token, reports in self.progress_reports.items()
+                                                  if len(reports) == 2 and reports[0].title == title), None))
+        return request, token
+
     async def lenses(self, uri: str) -> list[types.CodeLens]:
         return await self.text_document_code_lens_async(
             types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri))) or []
