@@ -1,0 +1,8 @@
+import torch
+
+
+def rmsnorm(x, weight, eps=1e-6):
+    """y = x / sqrt(mean(x ** 2) + eps) * weight per row, computed in fp32, returned in x's dtype."""
+    xf = x.float()
+    inv_rms = torch.rsqrt(xf.pow(2).mean(dim=-1, keepdim=True) + eps)
+    return (xf * inv_rms * weight.float()).to(x.dtype)

@@ -1,0 +1,7 @@
+import torch
+
+
+def softmax_rows(x):
+    """Softmax over the last dimension, shifted by each row's maximum so exp cannot overflow."""
+    e = (x - x.amax(dim=-1, keepdim=True)).exp()
+    return e / e.sum(dim=-1, keepdim=True)

@@ -1,0 +1,44 @@
+"""Inputs for quantized-adamw-8bit: the seed verifier's `_mk`, on any device.
+
+Trusted code: the grader calls it for the correctness cases, and the benchmark calls
+`make_inputs` with a fresh seed for every timed repetition.
+"""
+
+import torch
+
+BLOCK = 2048
+CORRECTNESS_SHAPES = [(7,), (13,), (129,), (61,)]
+
+
+def make_inputs(NB, seed=0, device="cpu"):
+    """A parameter buffer of NB blocks of 2048, with its 8-bit moment state already in the quantised
+    form the reference must dequantise. The maps are the fixed nonlinear (cubic) maps the optimiser
+    ships with: fine resolution near zero, coarse near the block maximum."""
+    gen = torch.Generator(device=device).manual_seed(seed)
+    N = NB * BLOCK
+
+    t = (torch.arange(256, device=device, dtype=torch.float32) - 127.5) / 127.5
+    qmap1 = t.sign() * t.abs() ** 3
+    qmap2 = (torch.arange(256, device=device, dtype=torch.float32) / 255.0) ** 3
+
+    params = (torch.randn(N, device=device, generator=gen) * 0.02).to(torch.bfloat16)
+    grads = (torch.randn(N, device=device, generator=gen) * 1e-3).to(torch.bfloat16)
+    m_code = torch.randint(0, 256, (N,), device=device, dtype=torch.uint8, generator=gen)
+    # v's codes start at 1: a zero second moment would make the update m / eps.
+    v_code = torch.randint(1, 256, (N,), device=device, dtype=torch.uint8, generator=gen)
+    m_absmax = (1e-3 * (0.5 + torch.rand(NB, device=device, generator=gen))).float()
+    v_absmax = (1e-6 * (0.5 + torch.rand(NB, device=device, generator=gen))).float()
+    step = 137
+    return (params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, step)
+
+
+def work(NB):
+    """Bytes attributed to one step, from the shape alone: per parameter read params (2), grads (2)
+    and both codes (1 + 1), write params (2) and both dequantised moments (4 + 4). The absmax
+    vectors are 1/2048 of the traffic and are not counted."""
+    return 16 * NB * BLOCK
+
+
+def cases():
+    return [{"name": f"{NB} blocks of {BLOCK} (seed {10 + i})", "args": make_inputs(NB, seed=10 + i)}
+            for i, (NB,) in enumerate(CORRECTNESS_SHAPES)]
