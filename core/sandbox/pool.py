@@ -247,8 +247,10 @@ class Worker:
 
     def close(self) -> None:
         if self.state != "exited":
+            # Killed at once; its exit is collected by the zygote without anyone waiting for it.
             self.kill()
-            self._wait_exit()
+            self.pool._forget(self.pid)
+            self.state = "exited"
         if self.cancel is not None:
             self.cancel._detach(self)
         for fd in (self._to_child, self._from_child):
@@ -273,6 +275,7 @@ class WorkerPool:
         self._exits: dict[int, int | None] = {}
         self._exit_events: dict[int, threading.Event] = {}
         self._exit_lock = threading.Lock()
+        self._forgotten: set[int] = set()  # workers closed without waiting for their exit
         self.info: dict[str, Any] = {}
 
     @classmethod
@@ -318,6 +321,9 @@ class WorkerPool:
                 self._pids.put(message["pid"])
             elif "exit" in message:
                 with self._exit_lock:
+                    if message["exit"] in self._forgotten:
+                        self._forgotten.discard(message["exit"])
+                        continue
                     self._exits[message["exit"]] = message["code"]
                     self._exit_events.setdefault(message["exit"], threading.Event()).set()
         log.warning("zygote: exited")
@@ -370,6 +376,12 @@ class WorkerPool:
         with self._exit_lock:
             self._exit_events.pop(pid, None)
             return self._exits.pop(pid, None)
+
+    def _forget(self, pid: int) -> None:
+        with self._exit_lock:
+            self._exit_events.pop(pid, None)
+            if self._exits.pop(pid, None) is None:
+                self._forgotten.add(pid)
 
     def open(self, spec: SolutionSpec, cancel: CancelToken | None = None, load_timeout: float = 10.0) -> Worker:
         return Worker(self, spec, cancel, load_timeout)
