@@ -1,0 +1,69 @@
+"""Static positions, file -> problem matching, and settings with their warnings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from infrakata.core.config import find_workspace, load_settings
+from infrakata.core.matching import NoMatch, match_problem
+from infrakata.core.static import check, find_entry_point
+
+
+def test_syntax_error_position():
+    [finding] = check("def f(x):\n    return (x +\n", "f.py", (), ())
+    assert (finding.code, finding.line, finding.column) == ("syntax-error", 2, 12)
+    assert finding.message == "SyntaxError: '(' was never closed"
+
+
+def test_forbidden_import_and_call_positions_in_characters():
+    source = "import json, os\ns = '数据'; v = eval('1')\n"
+    findings = check(source, "f.py", ("os",), ("eval",))
+    assert [(f.code, f.line, f.column, f.end_column) for f in findings] == [
+        ("forbidden-module", 1, 14, 16), ("forbidden-call", 2, 15, 19)]
+
+
+def test_from_import_and_reference_of_forbidden_callable():
+    findings = check("from os.path import join\nrun = exec\n", "f.py", ("os",), ("exec",))
+    assert [f.code for f in findings] == ["forbidden-module", "forbidden-call"]
+    assert "even as a reference" in findings[1].message
+
+
+def test_entry_point_position_is_the_name():
+    assert find_entry_point("import torch\n\ndef  lora_forward(x):\n    pass\n", "lora_forward") == (3, 6)
+    assert find_entry_point("def other():\n    pass\n", "lora_forward") is None
+
+
+def test_matching_order(catalog, tmp_path):
+    settings, _ = load_settings(None)
+    header = "# kata: edit-distance\ndef adam_memory_bytes(n):\n    return n\n"
+    assert match_problem(tmp_path / "adam_optimizer_memory_bytes.py", header, catalog, settings).slug == \
+        "edit-distance"
+    assert match_problem(tmp_path / "adam-optimizer-memory-bytes.py", "", catalog, settings).slug == \
+        "adam-optimizer-memory-bytes"
+    assert match_problem(tmp_path / "mine.py", "def edit_distance(a, b):\n    pass\n", catalog, settings).slug == \
+        "edit-distance"
+    with pytest.raises(NoMatch, match=r"'# kata: nope'.*no problem 'nope'"):
+        match_problem(tmp_path / "x.py", "# kata: nope\n", catalog, settings)
+    with pytest.raises(NoMatch, match="kata.toml under \\[files\\]"):
+        match_problem(tmp_path / "x.py", "x = 1\n", catalog, settings)
+
+
+def test_workspace_mapping_and_settings_warnings(catalog, tmp_path):
+    (tmp_path / "kata.toml").write_text('debounce_ms = "fast"\ngrade_on = "type"\n\n[files]\n"work/*.py" = "lora-forward"\n')
+    (tmp_path / "work").mkdir()
+    assert find_workspace(tmp_path / "work") == tmp_path
+    settings, warnings = load_settings(tmp_path, {"watchFiles": "yes", "problemPaths": ["extra"]})
+    assert settings.grade_on == "type" and settings.debounce_ms == 400 and settings.watch_files is True
+    assert settings.problem_paths == (tmp_path / "extra",)
+    assert any("'debounce_ms' must be an integer >= 0" in w and "kata.toml" in w for w in warnings)
+    assert any("'watchFiles' must be true or false" in w for w in warnings)
+    solution = tmp_path / "work" / "attempt.py"
+    assert match_problem(solution, "", catalog, settings, tmp_path).slug == "lora-forward"
+
+
+def test_broken_kata_toml_gives_defaults_and_a_warning(tmp_path):
+    (tmp_path / "kata.toml").write_text("grade_on = \n")
+    settings, warnings = load_settings(tmp_path)
+    assert settings.grade_on == "save" and "invalid TOML" in warnings[0]

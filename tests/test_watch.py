@@ -1,0 +1,61 @@
+"""`kata watch`: the real command regrades a solution when it is saved."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from infrakata.core.watch import Debouncer
+
+KATA = Path(sys.executable).with_name("kata")
+
+
+def test_debouncer_fires_once_per_burst():
+    fired = []
+    debouncer = Debouncer(0.05, fired.append)
+    for _ in range(5):
+        debouncer.poke("a.py")
+    debouncer.poke("b.py")
+    deadline = time.monotonic() + 5
+    while len(fired) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)
+    assert sorted(fired) == ["a.py", "b.py"]
+
+
+def _read_until(process: subprocess.Popen, needle: str, timeout: float) -> str:
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while needle not in seen:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"no {needle!r} in the watch output:\n{seen}"
+        ready, _, _ = select.select([process.stdout], [], [], remaining)
+        if ready:
+            chunk = os.read(process.stdout.fileno(), 65536).decode()
+            assert chunk, f"kata watch exited:\n{seen}"
+            seen += chunk
+    return seen
+
+
+def test_watch_regrades_on_save(tmp_path):
+    process = subprocess.Popen([str(KATA), "watch", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               env={**os.environ, "COLUMNS": "200"})
+    try:
+        _read_until(process, "watching", 60)
+        solution = tmp_path / "edit_distance.py"
+        solution.write_text("def edit_distance(a, b):\n    return abs(len(a) - len(b))\n")
+        _read_until(process, "wrong answer", 60)
+        solution.write_text("def edit_distance(a, b):\n    row = list(range(len(b) + 1))\n"
+                            "    for i, ca in enumerate(a, 1):\n        new = [i]\n"
+                            "        for j, cb in enumerate(b, 1):\n"
+                            "            new.append(min(new[-1] + 1, row[j] + 1, row[j - 1] + (ca != cb)))\n"
+                            "        row = new\n    return row[-1]\n")
+        _read_until(process, "accepted", 60)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
