@@ -26,6 +26,7 @@ const cache = join(extensionDir, '.e2e-cache');
 const runDir = join(extensionDir, 'e2e', '.run');
 const screenshot = join(extensionDir, 'e2e', 'screenshot.png');
 const python = process.env.KATA_PYTHON ?? join(repo, '.venv', 'bin', 'python');
+const noInfrakata = join(runDir, 'python-without-infrakata');
 
 const started = Date.now();
 const log = (message) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
@@ -87,7 +88,11 @@ function packageExtension() {
   return join(extensionDir, 'infrakata.vsix');
 }
 
-/** A workspace with a right solution, which the test turns wrong before saving. */
+/**
+ * A workspace with a right solution, which the test turns wrong before saving, and at first a
+ * Python without infrakata (the real one with its site-packages hidden), which the test then
+ * corrects.
+ */
 function makeWorkspace() {
   const workspace = join(runDir, 'workspace');
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
@@ -97,7 +102,8 @@ function makeWorkspace() {
       'def adam_memory_bytes(num_params: int) -> int:\n' +
       '    return num_params * 12',
   );
-  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'infrakata.python': python }, null, 2));
+  writeFileSync(noInfrakata, `#!/bin/sh\nexec ${python} -S "$@"\n`, { mode: 0o755 });
+  setPython(workspace, noInfrakata);
   const user = join(runDir, 'user-data', 'User');
   mkdirSync(user, { recursive: true });
   writeFileSync(join(user, 'settings.json'), JSON.stringify({
@@ -114,6 +120,10 @@ function makeWorkspace() {
     'git.enabled': false,
   }, null, 2));
   return workspace;
+}
+
+function setPython(workspace, interpreter) {
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'infrakata.python': interpreter }, null, 2));
 }
 
 function codeServerArgs() {
@@ -192,21 +202,21 @@ async function drive(page, url, workspace) {
   await editor.locator('.view-lines', { hasText: 'adam_memory_bytes' }).waitFor();
   log('solution open');
 
-  // Fail fast, with the extension's message, when the server cannot start. The item's text
-  // follows its icon, which renders as an empty span.
+  // The item's text follows its icon, which renders as an empty span.
   const status = page.locator('.statusbar-item', { hasText: /^\s*kata\b/ });
-  await page.waitForFunction(() => {
-    const item = [...document.querySelectorAll('.statusbar-item')].find((el) => /^kata\b/.test((el.textContent ?? '').trim()));
-    return item && !item.querySelector('.codicon-loading');
-  }, undefined, { timeout: 60_000 });
-  if (await status.locator('.codicon-warning').count()) {
-    throw new Error(`the kata server failed: ${await status.getAttribute('aria-label')}`);
+  await status.locator('.codicon-warning').waitFor();
+  const toast = page.locator('.notification-toast', { hasText: 'cannot import infrakata.server' });
+  const message = await toast.locator('.notification-list-item-message').innerText();
+  if (!message.includes(`${noInfrakata} -m pip install`)) {
+    throw new Error(`the error should name the interpreter and the install command: ${message}`);
   }
-  log('kata server running');
+  log(`without infrakata: ${message}`);
+  await toast.locator('.codicon-notifications-clear').click();
 
+  setPython(workspace, python);
   const lens = (text) => editor.locator('.codelens-decoration', { hasText: text });
   await lens(/kata: run \(7\/7 cases passed\)/).waitFor();
-  log('graded on open: accepted');
+  log('restarted with the right Python, graded: accepted');
 
   // Forget the FP32 master weights (8 bytes per parameter, not 12), and save.
   await editor.locator('.view-lines').click();

@@ -73,20 +73,25 @@ export function importCheckArgs(interpreter: Interpreter): { command: string; ar
   return { command, args: [...rest, '-c', `import ${SERVER_MODULE}`] };
 }
 
+/** Why a Python cannot serve: it does not exist, or it lacks infrakata (with its error). */
+export type ServerUnavailable = { kind: 'not found' } | { kind: 'import failed'; stderr: string };
+
 /**
- * The message for a Python that cannot import the server, naming the interpreter, where it
- * came from, and the command that installs infrakata there.
+ * The message for a Python that cannot run the server, naming the interpreter, where it came
+ * from, and the command that installs infrakata.
  * @param checkout an infrakata source checkout open in the workspace, if there is one.
  */
-export function missingServerMessage(interpreter: Interpreter, detail: string, checkout?: string): string {
+export function unavailableMessage(interpreter: Interpreter, why: ServerUnavailable, checkout?: string): string {
   const python = interpreter.command.map(quote).join(' ');
-  const install = checkout !== undefined
-    ? `${python} -m pip install -e ${quote(checkout)}`
-    : `${python} -m pip install infrakata`;
-  const why = detail.trim().split('\n').pop() ?? '';
+  const target = checkout !== undefined ? `-e ${quote(checkout)}` : 'infrakata';
+  if (why.kind === 'not found') {
+    return `infrakata: ${python} (from ${interpreter.source}) was not found. ` +
+      `Set infrakata.python to a Python that has infrakata (install it with \`python -m pip install ${target}\`).`;
+  }
+  const error = why.stderr.trim().split('\n').pop() ?? '';
   return `infrakata: ${python} (from ${interpreter.source}) cannot import ${SERVER_MODULE}` +
-    (why ? ` (${why})` : '') +
-    `. Install it with \`${install}\`, or set infrakata.python to a Python that has it.`;
+    (error ? ` (${error})` : '') +
+    `. Install it with \`${python} -m pip install ${target}\`, or set infrakata.python to a Python that has it.`;
 }
 
 function quote(word: string): string {

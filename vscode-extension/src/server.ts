@@ -14,7 +14,7 @@ import {
   LanguageClientOptions,
   State,
 } from 'vscode-languageclient/node';
-import { importCheckArgs, Interpreter, missingServerMessage, resolveInterpreter, serverCommand } from './interpreter';
+import { importCheckArgs, Interpreter, resolveInterpreter, serverCommand, ServerUnavailable, unavailableMessage } from './interpreter';
 import { activeInterpreter } from './python';
 import { BenchmarkParams, ResultParams } from './report';
 import { Serial } from './serial';
@@ -92,9 +92,9 @@ export class KataServer implements vscode.Disposable {
     const python = interpreter.command.join(' ');
     this.output.info(`python: ${python} (from ${interpreter.source})`);
     this.setState({ kind: 'starting', python });
-    const missing = await checkImport(interpreter, folder);
-    if (missing !== undefined) {
-      const message = missingServerMessage(interpreter, missing, findCheckout());
+    const unavailable = await checkImport(interpreter, folder);
+    if (unavailable !== undefined) {
+      const message = unavailableMessage(interpreter, unavailable, findCheckout());
       this.setState({ kind: 'failed', message });
       void showFailure(message);
       return;
@@ -165,16 +165,16 @@ export class KataServer implements vscode.Disposable {
 
 
 /** Undefined when `python -c "import infrakata.server"` works, else why not. */
-function checkImport(interpreter: Interpreter, cwd: string | undefined): Promise<string | undefined> {
+function checkImport(interpreter: Interpreter, cwd: string | undefined): Promise<ServerUnavailable | undefined> {
   const { command, args } = importCheckArgs(interpreter);
   return new Promise((resolve) => {
     execFile(command, args, { cwd, timeout: 60_000 }, (err, _stdout, stderr) => {
       if (err === null) {
         resolve(undefined);
       } else if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        resolve('no such executable');
+        resolve({ kind: 'not found' });
       } else {
-        resolve(stderr || err.message);
+        resolve({ kind: 'import failed', stderr: stderr || err.message });
       }
     });
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expandPath, missingServerMessage, resolveInterpreter, serverCommand } from '../src/interpreter';
+import { expandPath, resolveInterpreter, serverCommand, unavailableMessage } from '../src/interpreter';
 
 const vars = { workspaceFolder: '/ws', home: '/home/me' };
 const never = async (): Promise<string[] | undefined> => assert.fail('the Python extension must not be asked');
@@ -41,10 +41,10 @@ describe('server command and install hint', () => {
   });
 
   it('names the interpreter, where it came from, the error, and the install command', () => {
-    const message = missingServerMessage(
-      { command: ['/usr/bin/python3'], source: 'default' },
-      'Traceback (most recent call last):\n  File "<string>", line 1\nModuleNotFoundError: No module named \'infrakata\'\n',
-    );
+    const message = unavailableMessage({ command: ['/usr/bin/python3'], source: 'default' }, {
+      kind: 'import failed',
+      stderr: 'Traceback (most recent call last):\n  File "<string>", line 1\nModuleNotFoundError: No module named \'infrakata\'\n',
+    });
     assert.equal(
       message,
       "infrakata: /usr/bin/python3 (from default) cannot import infrakata.server (ModuleNotFoundError: No module named 'infrakata')." +
@@ -53,8 +53,16 @@ describe('server command and install hint', () => {
   });
 
   it('suggests an editable install of a checkout in the workspace, quoting paths with spaces', () => {
-    const message = missingServerMessage({ command: ['/my envs/python'], source: 'setting infrakata.python' }, 'no such executable', '/src/infrakata');
-    assert.match(message, /'\/my envs\/python' \(from setting infrakata.python\) cannot import infrakata.server \(no such executable\)/);
+    const message = unavailableMessage({ command: ['/my envs/python'], source: 'setting infrakata.python' }, { kind: 'import failed', stderr: '' }, '/src/infrakata');
+    assert.match(message, /^infrakata: '\/my envs\/python' \(from setting infrakata.python\) cannot import infrakata.server\. /);
     assert.match(message, /`'\/my envs\/python' -m pip install -e \/src\/infrakata`/);
+  });
+
+  it('says when the interpreter does not exist', () => {
+    assert.equal(
+      unavailableMessage({ command: ['/nowhere/python'], source: 'setting infrakata.python' }, { kind: 'not found' }),
+      'infrakata: /nowhere/python (from setting infrakata.python) was not found. ' +
+        'Set infrakata.python to a Python that has infrakata (install it with `python -m pip install infrakata`).',
+    );
   });
 });
