@@ -103,7 +103,7 @@ function makeWorkspace() {
       '    return num_params * 12',
   );
   writeFileSync(noInfrakata, `#!/bin/sh\nexec ${python} -S "$@"\n`, { mode: 0o755 });
-  setPython(workspace, noInfrakata);
+  writeSettings(workspace, { 'infrakata.python': noInfrakata });
   const user = join(runDir, 'user-data', 'User');
   mkdirSync(user, { recursive: true });
   writeFileSync(join(user, 'settings.json'), JSON.stringify({
@@ -122,8 +122,8 @@ function makeWorkspace() {
   return workspace;
 }
 
-function setPython(workspace, interpreter) {
-  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'infrakata.python': interpreter }, null, 2));
+function writeSettings(workspace, settings) {
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
 }
 
 function codeServerArgs() {
@@ -213,7 +213,7 @@ async function drive(page, url, workspace) {
   log(`without infrakata: ${message}`);
   await toast.locator('.codicon-notifications-clear').click();
 
-  setPython(workspace, python);
+  writeSettings(workspace, { 'infrakata.python': python });
   const lens = (text) => editor.locator('.codelens-decoration', { hasText: text });
   await lens(/kata: run \(7\/7 cases passed\)/).waitFor();
   log('restarted with the right Python, graded: accepted');
@@ -255,6 +255,18 @@ async function drive(page, url, workspace) {
   await lens(/kata: run \(7\/7 cases passed\)/).waitFor();
   await status.filter({ hasText: /kata 7\/7/ }).waitFor();
   log('ran from the Testing view: accepted');
+
+  // Changed settings reach the running server: a new problem folder makes it regrade the
+  // open documents, here the buffer made wrong again without saving.
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('8');
+  mkdirSync(join(workspace, 'more-problems'));
+  writeSettings(workspace, { 'infrakata.python': python, 'infrakata.problemPaths': ['more-problems'] });
+  await lens(/kata: run \([0-6]\/7 cases passed\)/).waitFor();
+  log('settings change regraded the buffer: wrong again');
 }
 
 async function command(page, name) {

@@ -1,5 +1,6 @@
 /** The extension's commands: thin wrappers over the server's `kata.*` commands. */
 import * as vscode from 'vscode';
+import { BenchmarkResult, benchmarkSummary } from './benchmark';
 import { ProblemPick, problemPicks, ProblemSummary } from './catalog';
 import { KataServer } from './server';
 
@@ -10,7 +11,15 @@ export function registerCommands(server: KataServer, output: vscode.OutputChanne
     }));
   return [
     command('infrakata.run', async () => server.execute('kata.run', [activeSolution().toString()])),
-    command('infrakata.benchmark', async () => server.execute('kata.benchmark', [activeSolution().toString()])),
+    command('infrakata.benchmark', async () => {
+      const result = await server.execute<BenchmarkResult>('kata.benchmark', [activeSolution().toString()]);
+      const summary = benchmarkSummary(result);
+      if (result.correct === false) {
+        void vscode.window.showWarningMessage(summary);
+      } else {
+        void vscode.window.showInformationMessage(summary);
+      }
+    }),
     command('infrakata.showProblem', async () => {
       const document = vscode.window.activeTextEditor?.document;
       const target = document?.languageId === 'python' ? document.uri.toString() : await pickProblem(server);

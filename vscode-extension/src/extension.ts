@@ -8,7 +8,7 @@ import { KataTests } from './testing';
 
 let server: KataServer | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('infrakata', { log: true });
   server = new KataServer(output);
   const kata = server;
@@ -40,16 +40,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  const interpreterChanges = await onDidChangeInterpreter(() => {
+  void kata.restart();
+  // Not awaited: activating the Python extension must not hold up ours.
+  void onDidChangeInterpreter(() => {
     // The Python extension's choice only matters while the setting does not override it.
     if (!vscode.workspace.getConfiguration('infrakata').get<string>('python')) {
       void kata.restart();
     }
-  });
-  if (interpreterChanges !== undefined) {
-    context.subscriptions.push(interpreterChanges);
-  }
-  void kata.restart();
+  }).then((subscription) => subscription && context.subscriptions.push(subscription));
 }
 
 export async function deactivate(): Promise<void> {

@@ -20,9 +20,14 @@ async function api(): Promise<PythonApi | undefined> {
   if (extension === undefined) {
     return undefined;
   }
-  const exports = extension.isActive ? extension.exports : await extension.activate();
-  await exports?.ready;
-  return exports;
+  try {
+    const exports = extension.isActive ? extension.exports : await extension.activate();
+    await exports?.ready;
+    return exports;
+  } catch {
+    // VS Code reports the Python extension's failure to activate; we go on without it.
+    return undefined;
+  }
 }
 
 /** The active environment's interpreter command for `resource`, or undefined. */

@@ -87,7 +87,10 @@ export class KataServer implements vscode.Disposable {
     const interpreter = await resolveInterpreter(
       vscode.workspace.getConfiguration(SECTION).get<string>('python', ''),
       { workspaceFolder: folder },
-      () => activeInterpreter(vscode.workspace.workspaceFolders?.[0]?.uri),
+      () => activeInterpreter(vscode.workspace.workspaceFolders?.[0]?.uri).catch((err) => {
+        this.output.warn(`the Python extension gave no interpreter: ${err}`);
+        return undefined;
+      }),
     );
     const python = interpreter.command.join(' ');
     this.output.info(`python: ${python} (from ${interpreter.source})`);
