@@ -164,3 +164,27 @@ def test_a_crashed_pool_is_restarted(runner, pool, probe):
     pool._process.wait()
     report = grade(runner, probe, SOLUTIONS["accepted"][0])
     assert report.verdict == "accepted"
+
+
+def test_nothing_outlives_a_killed_grader(tmp_path):
+    """SIGKILL skips every cleanup in the grader; the zygote notices and takes its workers down."""
+    import signal
+    import subprocess
+    import sys
+
+    script = ("import sys, time\n"
+              "from infrakata.core.sandbox.pool import WorkerPool, SolutionSpec\n"
+              "pool = WorkerPool.shared()\n"
+              "worker = pool.open(SolutionSpec('import time\\ndef f():\\n    time.sleep(600)\\n', 'f.py', 'f'))\n"
+              "print(pool._process.pid, worker.pid, flush=True)\n"
+              "worker.call((), {}, timeout=600)\n")
+    grader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    zygote, worker = map(int, grader.stdout.readline().split())
+    grader.send_signal(signal.SIGKILL)
+    grader.wait()
+    deadline = time.monotonic() + 30
+    alive = [zygote, worker]
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if os.path.exists(f"/proc/{pid}") and _processes().get(pid, (0, "Z"))[1] != "Z"]
+        time.sleep(0.1)
+    assert not alive, f"still running after the grader died: {alive}"

@@ -15,6 +15,9 @@ import select
 import signal
 import socket
 import sys
+from typing import NoReturn
+
+GRADER_POLL_S = 0.5
 
 
 
@@ -74,8 +77,22 @@ def serve(sock: socket.socket) -> None:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
 
+    grader = os.getppid()
+
+    def leave() -> NoReturn:
+        """The grader is gone: leave nothing running."""
+        for pid in children:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        os._exit(0)
+
     def send(message: dict) -> None:
-        sock.send(json.dumps(message).encode())
+        try:
+            sock.send(json.dumps(message).encode())
+        except OSError:  # ECONNREFUSED: the grader's end is closed
+            leave()
 
     def reap() -> None:
         while True:
@@ -100,7 +117,9 @@ def serve(sock: socket.socket) -> None:
             send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
 
     while True:
-        readable, _, _ = select.select([sock, wake_r], [], [], 0.2 if idle_work else None)
+        readable, _, _ = select.select([sock, wake_r], [], [], 0.2 if idle_work else GRADER_POLL_S)
+        if os.getppid() != grader:  # reparented: the grader died without closing its socket (SIGKILL, SIGTERM)
+            leave()
         if not readable and idle_work:
             idle_work.pop()()
             continue
@@ -112,13 +131,8 @@ def serve(sock: socket.socket) -> None:
                 data, fds, _, _ = socket.recv_fds(sock, 65536, 8)
             except OSError:
                 data, fds = b"", []
-            if not data:  # the grader is gone: leave nothing running
-                for pid in children:
-                    try:
-                        os.killpg(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
-                os._exit(0)
+            if not data:
+                leave()
             request = json.loads(data)
             if request.get("op") == "fork" and len(fds) == 3:
                 pid = os.fork()
@@ -139,8 +153,8 @@ def serve(sock: socket.socket) -> None:
 
 def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
-    # No parent-death signal here: it fires when the spawning *thread* ends. The socket's end of
-    # file says the grader is gone.
+    # No parent-death signal here: it fires when the spawning *thread* ends. serve() watches the
+    # parent instead.
     from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
