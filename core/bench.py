@@ -76,7 +76,7 @@ class BenchReport:
     device: str = ""
     correct: bool = False
     gate_message: str = ""
-    line: int | None = None  # where a failure shows in the solution file (1-based)
+    line: int | None = None  # where a failure shows in the solution file (1-based): else the entry point's def
     shapes: list[ShapeResult] = field(default_factory=list)
     geomean: float | None = None
     roofline: float | None = None
@@ -94,7 +94,9 @@ class BenchReport:
         return self.geomean / self.reference if self.geomean and self.reference else None
 
 
-class _Rejected(Exception):
+class Rejected(Exception):
+    """The solution failed the gate; the message says why."""
+
     def __init__(self, message: str, line: int | None = None):
         super().__init__(message)
         self.line = line
@@ -131,11 +133,13 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
     session = _Session(problem, pool, cancel, cuda)
     try:
         with session.open_solution(source, filename) as solution, session.open_reference() as reference:
+            if cancel is not None and cancel.cancelled:
+                raise Rejected("cancelled")
             if reference.load_error is not None:
                 raise GradingError(f"{problem.folder / 'reference.py'}: {reference.load_error.message}")
             if solution.load_error is not None:
                 failed = error_case(1, "load", CallResult("error", error=solution.load_error), None)
-                raise _Rejected(f"the solution failed to load: {failed.message}", failed.line)
+                raise Rejected(f"the solution failed to load: {failed.message}", failed.line)
             for index, shape in enumerate(problem.benchmark.correctness_shapes):
                 report.shapes.append(session.check(solution, reference, shape, "correctness", [GATE_SEED + index]))
             if cuda:
@@ -145,9 +149,10 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
             for shape in timed_shapes:
                 report.shapes.append(session.check(solution, reference, shape, "timed",
                                                    [TIMED_SEED + r for r in range(REPS if cuda else CPU_REPS)]))
-                _below_roofline(report.shapes[-1], report.roofline)
-    except _Rejected as rejected:
-        report.gate_message, report.line = str(rejected), rejected.line
+                below_roofline(report.shapes[-1], report.roofline)
+    except Rejected as rejected:
+        entry = static.find_entry_point(source, problem.entry_point)
+        report.gate_message, report.line = str(rejected), rejected.line or (entry[0] if entry else None)
         report.cancelled = cancel is not None and cancel.cancelled
         return report
     report.correct = True
@@ -197,11 +202,11 @@ class _Session:
 
     def _harness(self, worker: Worker, target: str, payload: dict[str, Any], timeout: float) -> tuple[CallResult, float]:
         if self.cancel is not None and self.cancel.cancelled:
-            raise _Rejected("cancelled")
+            raise Rejected("cancelled")
         started = time.perf_counter()
         result = worker.harness(target, payload, timeout=timeout)
         if result.status == "cancelled":
-            raise _Rejected("cancelled")
+            raise Rejected("cancelled")
         return result, (time.perf_counter() - started) * 1e3
 
     def check(self, solution: Worker, reference: Worker, shape: tuple[int, ...], kind: str,
@@ -218,7 +223,7 @@ class _Session:
         outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
         if outcome.status != "ok":
             failed = error_case(1, where, outcome, None)
-            raise _Rejected(f"{where}: {failed.message}", failed.line)
+            raise Rejected(f"{where}: {failed.message}", failed.line)
         reps, output = _timing(outcome.value, where)
 
         expected, _ = self._harness(reference, TIME_REPS, payload, timeout)
@@ -228,10 +233,11 @@ class _Session:
         reference_reps, reference_output = _timing(expected.value, f"the reference at {where}")
         comparison = compare(output, reference_output, self.tolerance, names=self.problem.grading.output_names)
         if not comparison.ok:
-            raise _Rejected(f"{where}, last repetition (seed {seeds[-1]}): {comparison.message}")
+            raise Rejected(f"{where}, the call on seed {seeds[-1]}'s inputs (after {warmup} warm-up call"
+                           f"{'s' * (warmup > 1)} on seed {WARMUP_SEED}'s): {comparison.message}")
         result = ShapeResult(shape, kind)
         if timed:
-            result.ms = _trusted_ms(reps, host_ms, where)
+            result.ms = trusted_ms(reps, host_ms, where)
             result.throughput = self.throughput(shape, result.ms)
             result.reference_ms = min(r[0] for r in reference_reps)
         return result
@@ -255,37 +261,37 @@ def _timing(value: Any, where: str) -> tuple[list[tuple[float | None, float]], A
         replaced = [str(name) for name in value["replaced"]]
         output = value["output"]
     except (TypeError, KeyError, ValueError) as error:
-        raise _Rejected(f"{where}: the timing harness's answer was malformed ({type(error).__name__}: {error}): "
+        raise Rejected(f"{where}: the timing harness's answer was malformed ({type(error).__name__}: {error}): "
                         f"the solution interfered with the harness") from None
     if replaced:
-        raise _Rejected(f"{where}: the solution replaced {', '.join(replaced)}; the benchmark times with its own "
+        raise Rejected(f"{where}: the solution replaced {', '.join(replaced)}; the benchmark times with its own "
                         f"clocks and refuses a run that patches them")
     return reps, output
 
 
-def _trusted_ms(reps: list[tuple[float | None, float]], host_ms: float, where: str) -> float:
+def trusted_ms(reps: list[tuple[float | None, float]], host_ms: float, where: str) -> float:
     """The best repetition's device time, once it agrees with the host clocks around it."""
     device = [d for d, _ in reps]
     if any(d is None or not math.isfinite(d) or d <= 0 for d in device):
-        raise _Rejected(f"{where}: a repetition reported no positive device time")
+        raise Rejected(f"{where}: a repetition reported no positive device time")
     for d, wall in reps:
         if d > wall + CLOCK_SLACK_MS:
-            raise _Rejected(f"{where}: a repetition reported {d:.3f} ms on the device but took {wall:.3f} ms on the "
+            raise Rejected(f"{where}: a repetition reported {d:.3f} ms on the device but took {wall:.3f} ms on the "
                             f"host: the timer was tampered with")
     if sum(device) > host_ms:
-        raise _Rejected(f"{where}: the repetitions reported {sum(device):.3f} ms in all, more than the "
+        raise Rejected(f"{where}: the repetitions reported {sum(device):.3f} ms in all, more than the "
                         f"{host_ms:.3f} ms the grader measured around them")
     best_device, best_wall = min(device), min(wall for _, wall in reps)
     if best_wall > HOST_SLACK_FACTOR * best_device + HOST_SLACK_MS:
-        raise _Rejected(f"{where}: the call took {best_wall:.3f} ms on the host but only {best_device:.3f} ms on the "
+        raise Rejected(f"{where}: the call took {best_wall:.3f} ms on the host but only {best_device:.3f} ms on the "
                         f"timed CUDA stream: launch the work on the current stream (work on other streams, or host "
                         f"work the GPU does not see, cannot be timed fairly)")
     return best_device
 
 
-def _below_roofline(shape: ShapeResult, roofline: float | None) -> None:
+def below_roofline(shape: ShapeResult, roofline: float | None) -> None:
     if shape.throughput is not None and roofline and shape.throughput > roofline * ROOFLINE_SLACK:
-        raise _Rejected(f"timed shape {shape.shape}: {shape.throughput:.1f} GB/s is above the device's copy bandwidth "
+        raise Rejected(f"timed shape {shape.shape}: {shape.throughput:.1f} GB/s is above the device's copy bandwidth "
                         f"({roofline:.1f} GB/s): impossible for this memory-bound kernel, so the timing was not real")
 
 

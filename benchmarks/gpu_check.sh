@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The prepared check for a CUDA machine (e.g. an H200 lent for a few minutes): the GPU tests of our
+# Triton kernels and of the benchmark's gate, then `kata bench --json` for every kernel problem,
+# each result checked for plausibility (correct, figures present, at most the copy roofline,
+# faster than the eager reference).
+#
+# Installs nothing: it uses the machine's python3 (PyTorch with CUDA, Triton, pytest,
+# pytest-timeout, rich) and puts this checkout on PYTHONPATH as the `infrakata` package.
+# Writes pytest.log, bench-<slug>.json / .txt / .err and summary.txt to $OUT (else ./gpu-check-out).
+#
+#   bash benchmarks/gpu_check.sh                                  # all four kernel problems
+#   KATA_PROBLEMS="fused-row-softmax fused-rmsnorm" bash benchmarks/gpu_check.sh
+#   PYTHON=/opt/torch/.venv/bin/python3 bash benchmarks/gpu_check.sh
+#
+# Exit status: 0 all passed, 1 a test or a benchmark failed, 2 no usable CUDA/Triton here.
+set -uo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$REPO/gpu-check-out}"
+PYTHON="${PYTHON:-python3}"
+declare -A KERNEL=(
+  [quantized-adamw-8bit]=adamw8bit.py
+  [fused-row-softmax]=softmax.py
+  [blockwise-absmax-quant]=absmax_quant.py
+  [fused-rmsnorm]=rmsnorm.py
+)
+PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm blockwise-absmax-quant quantized-adamw-8bit}"
+mkdir -p "$OUT"
+cd "$REPO" || exit 2
+
+# `infrakata` without installing it: a namespace package whose parts are links into this checkout.
+SITE="$(mktemp -d)"
+trap 'rm -rf "$SITE"' EXIT
+mkdir "$SITE/infrakata"
+for part in core kernels problems server; do ln -s "$REPO/$part" "$SITE/infrakata/$part"; done
+export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+
+say() { echo "== $(date +%T) $*" | tee -a "$OUT/summary.txt"; }
+
+"$PYTHON" - <<'EOF' 2>&1 | tee "$OUT/summary.txt"
+import sys, torch, triton
+print(f"python {sys.version.split()[0]}, torch {torch.__version__}, triton {triton.__version__}")
+if not torch.cuda.is_available():
+    sys.exit("no CUDA device visible to torch")
+print(f"device: {torch.cuda.get_device_name()}")
+EOF
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 2
+
+status=0
+say "GPU tests (the full timed run is kata bench's, below)"
+"$PYTHON" -m pytest -q -p no:cacheprovider tests/test_kernels.py 2>&1 | tee "$OUT/pytest.log" || status=1
+"$PYTHON" -m pytest -q -p no:cacheprovider tests/test_bench.py -k "cuda and not figures_are_plausible" 2>&1 \
+  | tee -a "$OUT/pytest.log" || status=1
+
+for slug in $PROBLEMS; do
+  file="kernels/${KERNEL[$slug]:?unknown problem $slug}"
+  say "kata bench $file --problem $slug"
+  start=$SECONDS
+  "$PYTHON" -m infrakata.core.cli bench "$file" --problem "$slug" --json >"$OUT/bench-$slug.json" 2>"$OUT/bench-$slug.err" \
+    || status=1
+  "$PYTHON" - "$OUT/bench-$slug.json" "$((SECONDS - start))" <<'EOF' 2>&1 | tee "$OUT/bench-$slug.txt" | tee -a "$OUT/summary.txt"
+import json, sys
+path, seconds = sys.argv[1], sys.argv[2]
+try:
+    r = json.load(open(path))
+except ValueError as error:
+    sys.exit(f"no JSON from kata bench ({error}); see {path[:-5]}.err")
+for s in r["shapes"]:
+    if s["kind"] == "timed":
+        print(f"  {str(tuple(s['shape'])):<18} {s['ms']:>9.4f} ms {s['gbps']:>9.1f} GB/s   reference {s['reference_ms']:.4f} ms")
+print(f"  {r['problem']}: correct={r['correct']} geomean={r['geomean_gbps']} GB/s roofline={r['roofline_gbps']} "
+      f"fraction={r['fraction_of_roofline']} speedup={r['speedup_vs_reference']} on {r['device']} ({seconds} s)")
+problems = []
+if not r["correct"]:
+    problems.append(f"rejected: {r['gate_message']}")
+elif r["geomean_gbps"] is None or r["roofline_gbps"] is None:
+    problems.append("no figures on a CUDA machine")
+else:
+    if not 0 < r["fraction_of_roofline"] <= 1.10:
+        problems.append(f"fraction of the roofline {r['fraction_of_roofline']} is not in (0, 1.1]")
+    if not r["speedup_vs_reference"] > 1:
+        problems.append(f"not faster than the eager reference ({r['speedup_vs_reference']}x)")
+if problems:
+    sys.exit("  FAILED: " + "; ".join(problems))
+EOF
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+done
+
+say "done: exit $status"
+exit $status

@@ -1,0 +1,198 @@
+"""The kernel benchmark's gate: our kernels pass it, every wrong/ solution of a kernel problem
+(timing cheats included) is refused, and without CUDA it says so and reports no figures.
+
+On the CPU the gate runs through the Triton interpreter. The timed protocol (warm-up on throwaway
+inputs, fresh inputs per repetition, the last output checked) runs there too when a test names
+its shapes; only the CUDA timing itself needs a GPU.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from infrakata.core import bench
+from infrakata.core.bench import BenchReport, Rejected, ShapeResult
+from infrakata.core.catalog import Catalog, expected_verdict
+from infrakata.core.sandbox.pool import CancelToken
+
+REPO = Path(__file__).resolve().parents[1]
+CATALOG = Catalog.load()
+KERNEL_PROBLEMS = sorted((p for p in CATALOG.problems.values() if p.benchmark is not None), key=lambda p: p.slug)
+OURS = {
+    "quantized-adamw-8bit": "adamw8bit.py",
+    "fused-row-softmax": "softmax.py",
+    "blockwise-absmax-quant": "absmax_quant.py",
+    "fused-rmsnorm": "rmsnorm.py",
+}
+# A timed shape the interpreter can afford that is past what a "right only on small inputs" cheat
+# handles (2**20 parameters); on CUDA the problem's own timed shapes play this part.
+STAND_IN_TIMED_SHAPES = {"quantized-adamw-8bit": [(513,)]}
+WRONG = [(p, path) for p in KERNEL_PROBLEMS for path in sorted((p.folder / "wrong").rglob("*.py"))]
+TIMING_CHEATS = [(p, path) for p, path in WRONG if path.parent.name == "timing"]
+CUDA = torch.cuda.is_available()
+
+
+def _bench(pool, problem, path, **kwargs) -> BenchReport:
+    return bench.run_benchmark(problem, path.read_text(encoding="utf-8"), path, pool, **kwargs)
+
+
+def test_every_kernel_problem_has_our_solution():
+    assert sorted(OURS) == [p.slug for p in KERNEL_PROBLEMS]
+
+
+@pytest.mark.parametrize("problem", KERNEL_PROBLEMS, ids=lambda p: p.slug)
+def test_gate_accepts_our_kernel(pool, problem):
+    # No timed shapes: on a GPU the timed run is test_cuda_figures_are_plausible's (and `kata bench`'s).
+    report = _bench(pool, problem, REPO / "kernels" / OURS[problem.slug], shapes=[])
+    assert report.correct, report.gate_message
+    assert [s.shape for s in report.shapes][:len(problem.benchmark.correctness_shapes)] == \
+        list(problem.benchmark.correctness_shapes)
+    assert all(s.check == "passed" for s in report.shapes)
+    if not CUDA:
+        assert report.geomean is None and report.roofline is None and report.speedup_vs_reference is None
+        assert "throughput needs a CUDA GPU" in report.notes[0]
+
+
+@pytest.mark.parametrize("problem,path", WRONG, ids=lambda x: getattr(x, "slug", None) or x.name)
+def test_gate_rejects_every_wrong_solution(pool, problem, path):
+    report = _bench(pool, problem, path, shapes=STAND_IN_TIMED_SHAPES.get(problem.slug))
+    assert not report.correct, f"{path.name} passed the benchmark gate"
+    assert report.geomean is None
+    assert WHY.get(path.name, "") in report.gate_message
+
+
+# What the gate says about each cheat: the user must learn what was caught.
+WHY = {
+    "patches_the_timer.py": "the solution replaced time.perf_counter, torch.cuda.Event.elapsed_time",
+    "replays_cached_result.py": "correctness shape (7,), the call on seed 10's inputs (after 1 warm-up call",
+    "small_shapes_only.py": "timed shape (513,)",
+    "returns_lazy_tensor.py": "a torch.Tensor subclass (Deferred) was returned",
+}
+
+
+@pytest.mark.parametrize("problem,path", TIMING_CHEATS, ids=lambda x: getattr(x, "slug", None) or x.name)
+def test_timing_cheats_pass_kata_run_as_their_header_says(runner, problem, path):
+    """A timing cheat computes right answers on the correctness cases; only the benchmark refuses it."""
+    text = path.read_text(encoding="utf-8")
+    assert expected_verdict(path) == "accepted" and re.search(r"^# bench: rejected", text, re.M)
+    assert runner.run(problem, text, path).verdict == "accepted"
+
+
+def test_forbidden_import_is_refused_before_anything_runs(pool, tmp_path):
+    problem = CATALOG.problems["fused-row-softmax"]
+    path = tmp_path / "softmax.py"
+    path.write_text("import torch\nimport os\n\ndef softmax_rows(x):\n    return torch.softmax(x, -1)\n")
+    report = _bench(pool, problem, path)
+    assert not report.correct and report.line == 2 and "os" in report.gate_message and not report.shapes
+
+
+def test_a_cancelled_benchmark_says_so(pool):
+    problem = CATALOG.problems["fused-row-softmax"]
+    cancel = CancelToken()
+    cancel.cancel()
+    report = _bench(pool, problem, REPO / "kernels" / "softmax.py", cancel=cancel)
+    assert report.cancelled and not report.correct and report.gate_message == "cancelled"
+
+
+def test_kata_bench_json_on_the_cpu(tmp_path):
+    """The CLI contract: correct, and every figure null without CUDA."""
+    if CUDA:
+        pytest.skip("on a GPU the figures are real numbers")
+    result = subprocess.run([sys.executable, "-m", "infrakata.core.cli", "bench", str(REPO / "kernels" / "softmax.py"),
+                             "--problem", "fused-row-softmax", "--json"],
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["problem"] == "fused-row-softmax" and data["correct"] is True
+    assert {k: data[k] for k in ("geomean_gbps", "roofline_gbps", "fraction_of_roofline", "reference_gbps",
+                                 "speedup_vs_reference")} == dict.fromkeys(
+        ("geomean_gbps", "roofline_gbps", "fraction_of_roofline", "reference_gbps", "speedup_vs_reference"))
+    assert [s["shape"] for s in data["shapes"]] == [[1, 1], [5, 7], [33, 1000], [8, 4096]]
+    assert all(s["check"] == "passed" and s["gbps"] is None for s in data["shapes"])
+    assert "throughput needs a CUDA GPU" in data["notes"][0]
+
+
+# -- the parent's checks on what a solution's process reports ---------------------------------------
+
+def test_honest_repetitions_give_the_best_device_time():
+    assert bench.trusted_ms([(1.30, 1.36), (1.21, 1.27), (1.25, 1.31)], host_ms=900.0, where="s") == 1.21
+
+
+@pytest.mark.parametrize("reps,host_ms,reason", [
+    ([(1.2, 0.3)], 900.0, "tampered"),  # more device time than the host saw around the call
+    ([(0.01, 1.3), (0.01, 1.2)], 900.0, "timed CUDA stream"),  # the work ran on another stream
+    ([(400.0, 401.0), (400.0, 401.0)], 500.0, "grader measured"),  # more than this process's own clock
+    ([(None, 1.0)], 900.0, "no positive device time"),
+])
+def test_implausible_repetitions_are_rejected(reps, host_ms, reason):
+    with pytest.raises(Rejected, match=reason):
+        bench.trusted_ms(reps, host_ms, "timed shape (7,)")
+
+
+def test_a_figure_above_the_copy_roofline_is_impossible():
+    bench.below_roofline(ShapeResult((7,), "timed", ms=1.0, throughput=4300.0), roofline=4000.0)
+    with pytest.raises(Rejected, match="above the device's copy bandwidth"):
+        bench.below_roofline(ShapeResult((7,), "timed", ms=1.0, throughput=4500.0), roofline=4000.0)
+
+
+def _timed_report(geomean: float) -> BenchReport:
+    return BenchReport("quantized-adamw-8bit", "sol.py", "GB/s", device="NVIDIA H200 (CUDA)", correct=True,
+                       gate_message="all shapes pass", geomean=geomean, roofline=4000.0, reference=400.0,
+                       shapes=[ShapeResult((146484,), "timed", ms=1.25, throughput=geomean, reference_ms=12.5)])
+
+
+def test_best_figure_per_problem_and_device_is_kept(tmp_path):
+    assert bench.record_best(tmp_path, _timed_report(3000.0)) == 3000.0
+    assert bench.record_best(tmp_path, _timed_report(2500.0)) == 3000.0
+    assert bench.record_best(tmp_path, _timed_report(3200.0)) == 3200.0
+    (best,) = bench.best_results(tmp_path, "quantized-adamw-8bit")
+    assert (best["device"], best["geomean"], best["roofline"]) == ("NVIDIA H200 (CUDA)", 3200.0, 4000.0)
+    assert (tmp_path / ".kata" / "history.sqlite").is_file()
+
+
+def test_timed_report_as_text_and_json():
+    report = _timed_report(3000.0)
+    text = bench.format_bench(report)
+    assert "geomean 3000.0 GB/s = 75.0% of the copy roofline 4000.0 GB/s; 7.50x the eager reference" in text
+    data = bench.bench_to_dict(report)
+    assert (data["fraction_of_roofline"], data["speedup_vs_reference"]) == (0.75, 7.5)
+    assert data["shapes"] == [{"shape": [146484], "kind": "timed", "ms": 1.25, "gbps": 3000.0,
+                               "reference_ms": 12.5, "check": "passed"}]
+
+
+# -- on a GPU --------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_cuda_figures_are_plausible(pool, tmp_path):
+    """The whole timed protocol on the quickest problem; benchmarks/gpu_check.sh benchmarks them all."""
+    problem = CATALOG.problems["fused-row-softmax"]
+    report = _bench(pool, problem, REPO / "kernels" / OURS[problem.slug], workspace=tmp_path)
+    assert report.correct, report.gate_message
+    assert len([s for s in report.shapes if s.kind == "timed"]) == len(problem.benchmark.shapes)
+    assert 0 < report.fraction_of_roofline <= bench.ROOFLINE_SLACK
+    assert report.speedup_vs_reference > 1
+    assert report.best == report.geomean
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_cuda_work_on_a_side_stream_is_rejected(pool, tmp_path):
+    """The kernel runs on another stream, so the timed stream's events see nothing."""
+    problem = CATALOG.problems["fused-row-softmax"]
+    path = tmp_path / "side_stream.py"
+    path.write_text(
+        "import torch\n"
+        "from infrakata.kernels.softmax import softmax_rows as fused\n\n"
+        "def softmax_rows(x):\n"
+        "    stream = torch.cuda.Stream()\n"
+        "    stream.wait_stream(torch.cuda.current_stream())\n"
+        "    with torch.cuda.stream(stream):\n"
+        "        return fused(x)\n")
+    report = _bench(pool, problem, path)
+    assert not report.correct and "timed CUDA stream" in report.gate_message

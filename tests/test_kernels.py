@@ -1,0 +1,106 @@
+"""Our Triton kernels against the problems' references: on a GPU when there is one, else through
+the Triton interpreter on the CPU, at the correctness shapes (the interpreter takes seconds per
+million elements)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+CUDA = torch.cuda.is_available()
+if not CUDA:
+    # The interpreter is chosen when a kernel is decorated, so this must precede the kernels' import.
+    os.environ["TRITON_INTERPRET"] = "1"
+
+triton = pytest.importorskip("triton", reason="Triton exists for Linux on x86-64 only")
+
+from infrakata.core.catalog import Catalog  # noqa: E402
+from infrakata.core.compare import compare  # noqa: E402
+from infrakata.core.runner import tolerance_of  # noqa: E402
+from infrakata.kernels.absmax_quant import blockwise_absmax_quant  # noqa: E402
+from infrakata.kernels.adamw8bit import quantized_adamw_step  # noqa: E402
+from infrakata.kernels.rmsnorm import rmsnorm  # noqa: E402
+from infrakata.kernels.softmax import softmax_rows  # noqa: E402
+
+DEVICE = "cuda" if CUDA else "cpu"
+CATALOG = Catalog.load()
+KERNELS = {
+    "quantized-adamw-8bit": quantized_adamw_step,
+    "fused-row-softmax": softmax_rows,
+    "blockwise-absmax-quant": blockwise_absmax_quant,
+    "fused-rmsnorm": rmsnorm,
+}
+
+
+def _problem(slug):
+    problem = CATALOG.problems[slug]
+    return problem, problem.module("cases"), getattr(problem.module("reference"), problem.entry_point)
+
+
+def _inputs(cases, shape, seed):
+    return cases.make_inputs(*shape, seed=seed, device=DEVICE)
+
+
+@pytest.mark.parametrize("slug", KERNELS)
+def test_kernel_matches_reference_at_correctness_shapes(slug):
+    problem, cases, reference = _problem(slug)
+    for index, shape in enumerate(problem.benchmark.correctness_shapes):
+        args = _inputs(cases, shape, 10 + index)
+        result = compare(KERNELS[slug](*args), reference(*args), tolerance_of(problem),
+                         names=problem.grading.output_names)
+        assert result.ok, f"{shape}: {result.message}"
+
+
+def test_adamw_kernel_is_bit_exact():
+    """The moment codes must equal torch.bucketize's: one code off in a block already fails 4e-5."""
+    _, cases, reference = _problem("quantized-adamw-8bit")
+    for blocks, seed in ((7, 1), (13, 2)):
+        args = _inputs(cases, (blocks,), seed)
+        for name, got, want in zip(("params", "m", "v", "m_absmax", "v_absmax"),
+                                   quantized_adamw_step(*args), reference(*args)):
+            assert got.dtype == want.dtype and torch.equal(got, want), name
+
+
+def test_adamw_kernel_edge_blocks_and_hyperparameters():
+    """A block whose moment is all zero (absmax clamped, every c = 0), a block where every |c| = 1
+    (the map's ends), and non-default hyperparameters at the first step."""
+    _, cases, reference = _problem("quantized-adamw-8bit")
+    params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, _ = _inputs(cases, (4,), 3)
+    grads[:2048] = 0
+    m_absmax[0] = 0
+    grads[2048:4096] = -0.5
+    m_code[2048:4096] = 200
+    args = (params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, 1)
+    kwargs = dict(lr=3e-4, beta1=0.8, beta2=0.99, eps=1e-6, wd=0.1)
+    for got, want in zip(quantized_adamw_step(*args, **kwargs), reference(*args, **kwargs)):
+        assert torch.equal(got, want)
+
+
+def test_adamw_kernel_refuses_a_ragged_buffer():
+    _, cases, _ = _problem("quantized-adamw-8bit")
+    params, *rest = _inputs(cases, (2,), 0)
+    with pytest.raises(ValueError, match="2 blocks of 2048"):
+        quantized_adamw_step(params[:4000], *rest)
+
+
+def test_absmax_kernel_rounds_ties_to_even_and_zero_blocks_to_zero():
+    _, cases, reference = _problem("blockwise-absmax-quant")
+    (x,) = _inputs(cases, (1000,), 4)
+    codes, absmax, dequantized = blockwise_absmax_quant(x)
+    assert codes[2:6].tolist() == [-126, -126, -124, -124]  # -126.5, -125.5, -124.5, -123.5 with step 1
+    assert absmax[1] == 0 and not codes[256:512].any() and not dequantized[256:512].any()
+    for got, want in zip((codes, absmax, dequantized), reference(x)):
+        assert torch.equal(got, want)
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+@pytest.mark.parametrize("slug", KERNELS)
+def test_kernel_matches_reference_at_a_timed_shape_on_cuda(slug):
+    problem, cases, reference = _problem(slug)
+    shape = min(problem.benchmark.shapes, key=lambda s: cases.work(*s))
+    args = _inputs(cases, shape, 100)
+    result = compare(KERNELS[slug](*args), reference(*args), tolerance_of(problem),
+                     names=problem.grading.output_names)
+    assert result.ok, result.message
