@@ -13,7 +13,8 @@ import triton.language as tl
 
 BLOCK = 256
 GROUP = 8  # blocks per program
-ROUNDING = 12582912.0  # 1.5 * 2**23: adding and subtracting it rounds |v| < 2**22 half to even
+# 1.5 * 2**23: adding and subtracting it rounds |v| < 2**22 half to even. A constexpr, as kernels require.
+ROUNDING = tl.constexpr(12582912.0)
 
 
 @triton.jit

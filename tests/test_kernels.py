@@ -5,6 +5,9 @@ million elements)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 import torch
@@ -93,6 +96,50 @@ def test_absmax_kernel_rounds_ties_to_even_and_zero_blocks_to_zero():
     assert absmax[1] == 0 and not codes[256:512].any() and not dequantized[256:512].any()
     for got, want in zip((codes, absmax, dequantized), reference(x)):
         assert torch.equal(got, want)
+
+
+# Each kernel's signature as Triton compiles it: what a launch with the problem's inputs specialises to.
+SIGNATURES = {
+    "adamw8bit._adamw8bit_kernel": (
+        dict(params_ptr="*bf16", grads_ptr="*bf16", m_code_ptr="*u8", m_absmax_ptr="*fp32", v_code_ptr="*u8",
+             v_absmax_ptr="*fp32", qmap1_ptr="*fp32", qmap2_ptr="*fp32", params_out_ptr="*i16", m_out_ptr="*fp32",
+             v_out_ptr="*fp32", m_absmax_out_ptr="*fp32", v_absmax_out_ptr="*fp32", n="i32", beta1="fp32",
+             one_minus_beta1="fp32", beta2="fp32", one_minus_beta2="fp32", step_size="fp32", bias2="fp32",
+             decay="fp32", eps="fp32", BLOCK="constexpr"), {"BLOCK": 2048}, False),
+    "softmax._softmax_kernel": (
+        dict(x_ptr="*fp32", out_ptr="*fp32", columns="i32", x_stride="i32", out_stride="i32", BLOCK="constexpr"),
+        {"BLOCK": 1024}, True),
+    "rmsnorm._rmsnorm_kernel": (
+        dict(x_ptr="*bf16", weight_ptr="*bf16", out_ptr="*i16", columns="i32", eps="fp32", BLOCK="constexpr"),
+        {"BLOCK": 8192}, True),
+    "absmax_quant._absmax_quant_kernel": (
+        dict(x_ptr="*fp32", codes_ptr="*i8", absmax_ptr="*fp32", dequantized_ptr="*fp32", n="i32", blocks="i32",
+             inv_qmax="fp32", BLOCK="constexpr", GROUP="constexpr"), {"BLOCK": 256, "GROUP": 8}, False),
+}
+
+
+@pytest.mark.skipif(CUDA, reason="on a GPU every launch compiles them")
+def test_kernels_compile_for_hopper_without_a_gpu(tmp_path):
+    """The interpreter runs what a GPU compiler refuses (non-constexpr globals, for one). Compile every
+    kernel for sm_90 to a cubin, in a process without the interpreter; the kernels whose outputs are
+    graded bit for bit must contain no fused multiply-add."""
+    program = textwrap.dedent(f"""
+        import importlib, triton
+        from triton.backends.compiler import GPUTarget
+        from triton.compiler import ASTSource
+        for name, (signature, constexprs, fusion) in {SIGNATURES!r}.items():
+            module, kernel = name.rsplit(".", 1)
+            fn = getattr(importlib.import_module("infrakata.kernels." + module), kernel)
+            compiled = triton.compile(ASTSource(fn=fn, signature=signature, constexprs=constexprs),
+                                      target=GPUTarget("cuda", 90, 32), options=dict(enable_fp_fusion=fusion))
+            fma = compiled.asm["ptx"].count("fma.rn.f32")
+            print(name, "cubin", len(compiled.asm["cubin"]), "fma", fma)
+            assert fusion or fma == 0, name
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"} | {"TRITON_CACHE_DIR": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, timeout=240)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.count(" cubin ") == len(SIGNATURES)
 
 
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
