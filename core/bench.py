@@ -200,7 +200,9 @@ class _Session:
     def throughput(self, shape: tuple[int, ...], ms: float) -> float:
         return self.work(*shape) / (ms / 1e3) / UNITS[self.problem.benchmark.unit]
 
-    def _harness(self, worker: Worker, target: str, payload: dict[str, Any], timeout: float) -> tuple[CallResult, float]:
+    def _harness(self, worker: Worker, target: str, payload: dict[str, Any],
+                 timeout: float) -> tuple[CallResult, float]:
+        """-> the worker's answer and this process's own wall time around it, in ms."""
         if self.cancel is not None and self.cancel.cancelled:
             raise Rejected("cancelled")
         started = time.perf_counter()
@@ -247,7 +249,8 @@ class _Session:
         outcome, _ = self._harness(reference, COPY_BANDWIDTH, {"bytes": COPY_BYTES, "warmup": WARMUP, "reps": REPS},
                                    timeout=120)
         if outcome.status != "ok":
-            raise GradingError(f"measuring the device's copy bandwidth failed: {error_case(1, 'copy', outcome, None).message}")
+            raise GradingError(f"measuring the device's copy bandwidth failed: "
+                               f"{error_case(1, 'copy', outcome, None).message}")
         value = outcome.value
         best = min(rep["device_ms"] for rep in value["reps"])
         return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"

@@ -25,11 +25,14 @@ import torch
 
 _perf_counter = time.perf_counter
 _synchronize = torch.cuda.synchronize
+_device_synchronize = getattr(torch._C, "_cuda_synchronize", None)  # what torch.cuda.synchronize calls
 _Event = torch.cuda.Event
-_EVENT_METHODS = {name: getattr(_Event, name) for name in ("__init__", "record", "elapsed_time", "synchronize")}
+_EVENT_METHODS = {name: getattr(_Event, name)
+                  for name in ("__new__", "__init__", "record", "elapsed_time", "synchronize")}
 _empty_cache = torch.cuda.empty_cache
 
-# The problem's trusted modules (cases.py) are loaded before this one; keep their functions and code.
+# The problem's trusted modules (cases.py) are loaded before this one, under the names Problem.module
+# gives them; keep their functions and code objects.
 _PROBLEM_MODULE_PREFIX = "infrakata_problem_"
 _TRUSTED = {
     (name, attr): (value, value.__code__)
@@ -53,6 +56,8 @@ def _replaced(maker: tuple[Callable[..., Any], Any]) -> list[str]:
         found.append("time.perf_counter")
     if torch.cuda.synchronize is not _synchronize:
         found.append("torch.cuda.synchronize")
+    if getattr(torch._C, "_cuda_synchronize", None) is not _device_synchronize:
+        found.append("torch._C._cuda_synchronize")
     if torch.cuda.Event is not _Event:
         found.append("torch.cuda.Event")
     found += [f"torch.cuda.Event.{name}" for name, method in _EVENT_METHODS.items()
