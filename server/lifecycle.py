@@ -1,8 +1,7 @@
-"""`initialize`, `initialized` and `shutdown`: load the catalogue, warm the workers, clean up."""
+"""`initialize` and `shutdown`: settings, the catalogue, warm workers and the file watcher; clean up."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,11 +20,6 @@ def register(server: KataServer) -> None:
         ls.root = Path(root) if root else None
         ls.start_workers()
         ls.configure(editor_settings(params.initialization_options) or {})
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: KataServer, params: types.InitializedParams) -> None:
-        ls.loop = asyncio.get_running_loop()
-        ls._watch()
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: KataServer, params: Any) -> None:

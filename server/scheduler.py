@@ -19,9 +19,10 @@ from infrakata.core.runner import CancelToken
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-# How long a new run waits for the thread of the one it replaced (killing and reaping a worker
-# takes milliseconds); past it, the new run starts anyway.
-REPLACED_RUN_GRACE_S = 2.0
+# How long a new run waits for the thread of the one it replaced. Killing and reaping a worker takes
+# milliseconds, but a kill can land while the runner still waits for its fork; the runner's own
+# waits are bounded, and this bounds them again, so that a document never stops being graded.
+REPLACED_RUN_GRACE_S = 30.0
 
 
 class Run:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Coroutine, Mapping
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -63,17 +63,20 @@ class KataServer(LanguageServer):
         self._runner: Runner | None = None
         self.scheduler = Scheduler()
         self.documents: dict[str, DocumentState] = {}
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._stop_watching: Callable[[], None] | None = None
+        self._watched: Path | None = None
         self._problem_paths: tuple[str, ...] | None = None
         self._shown: set[str] = set()
+        self._background: set[asyncio.Task] = set()
 
     # -- configuration -------------------------------------------------------------------------
 
     def configure(self, overrides: Mapping[str, Any] | None) -> None:
-        """(Re)read kata.toml under editor overrides; bad values: a message, and the defaults."""
+        """(Re)read kata.toml under editor overrides (None: keep them); bad values: a message, and
+        the defaults. When the problems or the file mapping change, open documents are regraded."""
         if overrides is not None:
             self.overrides = dict(overrides)
+        before = self.settings
         self.settings, warnings = load_settings(self.root, self.overrides)
         for warning in warnings:
             self.show(f"kata: {warning}", types.MessageType.Warning)
@@ -82,8 +85,11 @@ class KataServer(LanguageServer):
             self._problem_paths = paths
             self.catalog = Catalog.load(extra_paths=self.settings.problem_paths)
             self._report_catalog_errors()
-            for state in self.documents.values():
+        if (paths, self.settings.file_map) != (tuple(str(p) for p in before.problem_paths), before.file_map):
+            for uri, state in self.documents.items():
                 state.problem = None
+            for uri in list(self.workspace.text_documents):
+                self.grade(uri)
         self._watch()
 
     def _report_catalog_errors(self) -> None:
@@ -95,13 +101,18 @@ class KataServer(LanguageServer):
             self.show(f"kata: a problem could not be loaded: {errors[0]}{more}", types.MessageType.Warning)
 
     def _watch(self) -> None:
+        """Watch the workspace when `watchFiles` is on (and only then)."""
         from .watcher import start_watching
 
+        wanted = self.root if self.settings.watch_files else None
+        if wanted == self._watched:
+            return
         if self._stop_watching is not None:
             self._stop_watching()
             self._stop_watching = None
-        if self.settings.watch_files and self.root is not None and self.loop is not None:
-            self._stop_watching = start_watching(self, self.root)
+        if wanted is not None:
+            self._stop_watching = start_watching(self, wanted)
+        self._watched = wanted
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -113,6 +124,18 @@ class KataServer(LanguageServer):
                 return
             self._shown.add(message)
         self.window_show_message(types.ShowMessageParams(kind, message))
+
+    def background(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        """Run a coroutine on the loop; its failure is a message, never a lost exception."""
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background_done)
+
+    def _background_done(self, task: asyncio.Task) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+            self.show(f"kata: {task.exception()}", types.MessageType.Error)
 
     def supports(self, capability: str) -> bool:
         return bool(get_capability(self.client_capabilities, capability, False))

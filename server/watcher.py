@@ -8,6 +8,7 @@ is what the learner sees). A `kata.toml` or `pyproject.toml` change reloads the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -24,8 +25,8 @@ DEBOUNCE_S = 0.05
 
 
 def start_watching(ls: KataServer, root: Path) -> Callable[[], None]:
-    loop = ls.loop
-    assert loop is not None
+    """Called on the event loop; watching has begun when it returns."""
+    loop = asyncio.get_running_loop()
 
     def changed(path: Path) -> None:  # on watchdog's thread
         loop.call_soon_threadsafe(on_change, ls, Path(path))

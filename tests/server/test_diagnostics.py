@@ -88,3 +88,27 @@ async def test_a_bundled_problem_matches_by_file_name(shared: KataClient):
     diagnostics = await shared.diagnostics_for(uri, 1)
     assert diagnostics and all(d.source == "kata" for d in diagnostics)
     assert (await shared.result_for(uri, 1))["report"]["problem"] == "adam-optimizer-memory-bytes"
+
+
+async def test_a_crashing_solution_gets_a_message_and_the_server_carries_on(shared: KataClient, uri: str):
+    crash = "# kata: fixture-scale\nimport ctypes\n\ndef scale(x, factor):\n    return ctypes.string_at(0)\n"
+    shared.open(uri, crash)
+    diagnostics = await shared.diagnostics_for(uri, 1)
+    assert len(diagnostics) == 3 and all("segmentation fault" in d.message for d in diagnostics)
+    assert (await shared.result_for(uri, 1))["report"]["verdict"] == "crashed"
+    await shared.wait_for(lambda: any("crashed" in m.message and uri.rpartition("/")[2] in m.message
+                                      for m in shared.messages))
+    shared.edit_and_save(uri, CORRECT, 2)
+    assert await shared.diagnostics_for(uri, 2) == []
+
+
+async def test_a_problem_that_cannot_be_graded_gets_a_message_not_a_dead_server(shared: KataClient, uri: str):
+    shared.open(uri, "# kata: fixture-broken-reference\ndef inverse(x):\n    return 1 / x\n")
+    [diagnostic] = await shared.diagnostics_for(uri, 1)
+    assert diagnostic.code == "not-graded" and diagnostic.severity == types.DiagnosticSeverity.Warning
+    assert "the reference failed on case 'zero'" in diagnostic.message
+    await shared.wait_for(lambda: any(m.type == types.MessageType.Error and "could not grade" in m.message
+                                      for m in shared.messages))
+    other = uri.replace(".py", "_other.py")
+    shared.open(other, CORRECT)
+    assert await shared.diagnostics_for(other, 1) == []

@@ -28,12 +28,23 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _killed_or_gone(pid: int) -> bool:
+    """Exited (a zombie, or gone), or with a SIGKILL pending: it runs no more of the solution."""
+    try:
+        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                      if ":\t" in line)
+    except OSError:
+        return True
+    pending = int(status["SigPnd"], 16) | int(status["ShdPnd"], 16)
+    return status["State"][0] in "ZX" or bool(pending & (1 << (9 - 1)))
+
+
 def _workers(client: KataClient) -> list[int]:
-    """Solution processes: the children of the server's zygote."""
+    """Solution processes still running: the live children of the server's zygote."""
     zygotes = [pid for pid in _children(client._server.pid)
                if b"infrakata.core.sandbox.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(zygotes) == 1
-    return _children(zygotes[0])
+    return [pid for pid in _children(zygotes[0]) if not _killed_or_gone(pid)]
 
 
 async def test_rapid_saves_end_with_the_diagnostics_of_the_last_content(shared: KataClient, uri: str):
