@@ -66,6 +66,7 @@ def test_gate_rejects_every_wrong_solution(pool, problem, path):
     assert not report.correct, f"{path.name} passed the benchmark gate"
     assert report.geomean is None
     assert WHY.get(path.name, "") in report.gate_message
+    assert report.shapes[-1].check == report.gate_message  # the failing shape is listed with the reason
 
 
 # What the gate says about each cheat: the user must learn what was caught.
