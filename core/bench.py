@@ -53,8 +53,6 @@ ROOFLINE_SLACK = 1.10
 # The host's time around a call covers its device time; this much more means work ran off the timed
 # stream (or the host did work the GPU time does not show).
 HOST_SLACK_FACTOR, HOST_SLACK_MS, CLOCK_SLACK_MS = 1.25, 0.25, 0.05
-# RLIMIT_AS cannot bound a CUDA process (CUDA reserves huge virtual ranges): effectively no limit.
-CUDA_ADDRESS_SPACE_MB = 1 << 40
 UNITS = {"GB/s": 2.0 ** 30, "TFLOP/s": 1e12}
 
 
@@ -198,7 +196,7 @@ class _Session:
         spec = SolutionSpec(
             source=source, filename=filename, entry_point=self.problem.entry_point,
             forbidden_modules=modules, forbidden_calls=calls,
-            memory_limit_mb=CUDA_ADDRESS_SPACE_MB if self.cuda else self.problem.memory_limit_mb,
+            memory_limit_mb=self.problem.memory_limit_mb,
             cpu_seconds=self.cpu_seconds, preload=PRELOAD,
             problem_modules=((self.cases.__name__, str(self.problem.folder / "cases.py")),))
         return self.pool.open(spec, self.cancel, load_timeout=self.problem.time_limit + 30)

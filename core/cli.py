@@ -246,10 +246,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         WorkerPool.shared().start()  # warm the zygote while this process loads the problem
     start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
+    from .sandbox.pool import SandboxUnavailable
+
     try:
         ctx = Context(start if start.exists() else Path("."), args.problems)
         return args.handler(ctx, args)
-    except CannotGrade as error:
+    except (CannotGrade, GradingError, SandboxUnavailable) as error:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {error}")
         return EXIT_CANNOT_GRADE
 

@@ -188,3 +188,21 @@ def test_nothing_outlives_a_killed_grader(tmp_path):
         alive = [pid for pid in alive if os.path.exists(f"/proc/{pid}") and _processes().get(pid, (0, "Z"))[1] != "Z"]
         time.sleep(0.1)
     assert not alive, f"still running after the grader died: {alive}"
+
+
+def test_resident_memory_is_polled_where_cuda_forbids_an_address_space_limit(probe):
+    """With CUDA, RLIMIT_AS cannot apply; the parent watches the worker's resident size instead."""
+    from infrakata.core.runner import Runner
+    from infrakata.core.sandbox.pool import WorkerPool
+
+    pool = WorkerPool()
+    try:
+        pool.wait_ready()
+        pool.info = {**pool.info, "cuda": True}  # what a CUDA machine's zygote reports
+        source = ("import time\ndef scale(x, factor):\n    hog = bytearray(2 << 30)\n    time.sleep(5)\n"
+                  "    return x * factor\n")
+        report = Runner(pool).run(probe, source, "/tmp/solution.py")
+        assert report.verdict == "memory_limit_exceeded"
+        assert "256 MiB resident" in report.cases[0].message
+    finally:
+        pool.close()

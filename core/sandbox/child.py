@@ -10,6 +10,7 @@ import builtins
 import errno
 import importlib
 import importlib.util
+import linecache
 import os
 import resource
 import signal
@@ -50,16 +51,17 @@ def _vm_size_bytes() -> int | None:
     return None
 
 
-def apply_limits(memory_limit_mb: int, cpu_seconds: int) -> None:
+def apply_limits(memory_limit_mb: int, cpu_seconds: int, limit_address_space: bool) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # Printing megabytes fails with EFBIG (reported as an output limit) instead of killing the process.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
     # Address-space headroom over what the warm process already maps (torch maps a lot). macOS does
-    # not enforce RLIMIT_AS; there the time limit and the machine's memory are the bounds.
+    # not enforce RLIMIT_AS; there the time limit and the machine's memory are the bounds. CUDA
+    # reserves huge virtual ranges, so with CUDA the parent polls the resident size instead.
     vm_size = _vm_size_bytes()
-    if vm_size is not None:
+    if vm_size is not None and limit_address_space:
         limit = vm_size + memory_limit_mb * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
@@ -135,6 +137,9 @@ def load_solution(spec: dict[str, Any]) -> tuple[Callable[..., Any] | None, dict
     module.__file__ = spec["filename"]
     module.__builtins__ = _guarded_builtins(tuple(spec["forbidden_modules"]), tuple(spec["forbidden_calls"]))
     sys.modules[SOLUTION_MODULE] = module
+    # inspect.getsource (which @triton.jit uses) and tracebacks read lines through linecache: give
+    # it the graded source, which may be an unsaved buffer or differ from the file on disk.
+    linecache.cache[spec["filename"]] = (len(spec["source"]), None, spec["source"].splitlines(True), spec["filename"])
     try:
         code = compile(spec["source"], spec["filename"], "exec", dont_inherit=True)
         exec(code, module.__dict__)
@@ -192,7 +197,7 @@ def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
         sys.stderr = sys.stdout
         spec = decode_trusted(read_frame_blocking(to_child))
-        apply_limits(spec["memory_limit_mb"], spec["cpu_seconds"])
+        apply_limits(spec["memory_limit_mb"], spec["cpu_seconds"], spec["limit_address_space"])
         for qualified, path in spec["problem_modules"]:
             load_module(qualified, path)
         for name in spec["preload"]:

@@ -31,6 +31,7 @@ from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")
 OUTPUT_KEPT_BYTES = 64 << 10
+RSS_POLL_S = 0.1  # how often a CUDA worker's resident size is checked against its limit
 
 
 class SandboxUnavailable(RuntimeError):
@@ -100,6 +101,14 @@ class CancelToken:
             self._workers.discard(worker)
 
 
+def _resident_bytes(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _signal_name(code: int) -> str:
     try:
         return signal.Signals(-code).name
@@ -126,7 +135,11 @@ class Worker:
         self._reader = FrameReader(self._from_child)
         if cancel is not None:
             cancel._attach(self)
-        ready = self._request(spec.__dict__, load_timeout)
+        self._rss_limit: int | None = None
+        cuda = bool(pool.info.get("cuda"))
+        ready = self._request({**spec.__dict__, "limit_address_space": not cuda}, load_timeout)
+        if cuda and ready.status == "ready":
+            self._rss_limit = (_resident_bytes(self.pid) or 0) + spec.memory_limit_mb * (1 << 20)
         if ready.status == "ready":
             self.state = "ready"
         else:
@@ -170,9 +183,14 @@ class Worker:
                 self._wait_exit()
                 return self._result("timeout", ErrorInfo("TimeLimitExceeded", f"time limit exceeded ({timeout:g} s)",
                                                          "timeout"), started)
-            readable, _, _ = select.select([self._from_child], [], [], remaining)
+            readable, _, _ = select.select([self._from_child], [], [], min(remaining, RSS_POLL_S))
             if readable and not self._reader.feed():
                 return self._died(started)
+            if self._rss_limit is not None and (_resident_bytes(self.pid) or 0) > self._rss_limit:
+                self.kill()
+                self._wait_exit()
+                return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded ({self.spec.memory_limit_mb} "
+                                                        f"MiB resident over the warm process)", "memory"), started)
         try:
             response = decode_untrusted(frame)
             status = response["status"]
