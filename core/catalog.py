@@ -157,24 +157,8 @@ def _load_native(folder: Path) -> Problem:
     if slug != folder.name:
         raise top.error("slug", f"'{slug}' must equal the folder name '{folder.name}'")
     # Scalar fields first, so a typo there is reported before missing files or cases.
-    metadata = dict(
-        slug=slug,
-        title=top.get("title", str),
-        title_zh=top.get("title_zh", str, ""),
-        entry_point=top.get("entry_point", str, check=str.isidentifier, expect="a Python identifier"),
-        source_path=folder,
-        difficulty=top.get("difficulty", str, ""),
-        category=top.get("category", str, ""),
-        tags=top.strings("tags"),
-        limits=Limits(
-            time_s=top.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
-            memory_mb=top.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
-        ),
-        atol=top.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
-        rtol=top.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
-        forbidden_modules=top.strings("forbidden_modules"),
-        forbidden_calls=top.strings("forbidden_calls"),
-    )
+    metadata = _shared_fields(top, slug, folder)
+    metadata["title_zh"] = top.get("title_zh", str, "")
     grading = _grading(_Fields(top.get("grading", dict, {}), toml_path, text, "grading."))
     benchmark_table = top.get("benchmark", dict, None)
     benchmark = _benchmark(_Fields(benchmark_table, toml_path, text, "benchmark.")) if benchmark_table else None
@@ -198,6 +182,27 @@ def _load_native(folder: Path) -> Problem:
         reference_source=reference.read_text(encoding="utf-8"),
         starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
         inline_cases=inline,
+    )
+
+
+def _shared_fields(fields: _Fields, slug: str, source_path: Path) -> dict[str, Any]:
+    """The fields both formats have (codestar's names)."""
+    return dict(
+        slug=slug,
+        title=fields.get("title", str),
+        entry_point=fields.get("entry_point", str, check=str.isidentifier, expect="a Python identifier"),
+        source_path=source_path,
+        difficulty=fields.get("difficulty", str, ""),
+        category=fields.get("category", str, ""),
+        tags=fields.strings("tags"),
+        limits=Limits(
+            time_s=fields.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
+            memory_mb=fields.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
+        ),
+        atol=fields.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
+        rtol=fields.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
+        forbidden_modules=fields.strings("forbidden_modules"),
+        forbidden_calls=fields.strings("forbidden_calls"),
     )
 
 
@@ -266,22 +271,8 @@ def load_codestar(path: Path) -> Problem:
         raise ProblemError(path, f"does not compile: {error.msg} (line {error.lineno} of the field)", field,
                            _line_of(text, field)) from None
     return Problem(
-        slug=fields.get("slug", str),
-        title=fields.get("title", str),
-        entry_point=fields.get("entry_point", str, check=str.isidentifier, expect="a Python identifier"),
-        source_path=path,
+        **_shared_fields(fields, fields.get("slug", str), path),
         kind="codestar",
-        difficulty=fields.get("difficulty", str, ""),
-        category=fields.get("category", str, ""),
-        tags=fields.strings("tags"),
-        limits=Limits(
-            time_s=fields.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
-            memory_mb=fields.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
-        ),
-        atol=fields.get("atol", float, 1e-4),
-        rtol=fields.get("rtol", float, 1e-4),
-        forbidden_modules=fields.strings("forbidden_modules"),
-        forbidden_calls=fields.strings("forbidden_calls"),
         statement=fields.get("description_md", str, ""),
         reference_source=data["reference_code"],
         starter=fields.get("starter_code", str, ""),
