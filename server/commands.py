@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from infrakata.core.matching import NoMatch
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
+from infrakata.core.results import GradingError
 
 from . import convert
 from .scheduler import Run, RunCancelled
@@ -183,8 +184,12 @@ def register(server: KataServer) -> None:
             return bench_to_dict(result)
 
         async with Progress(ls, f"kata: benchmarking {path.name}", lambda: ls.scheduler.cancel(key)) as progress:
-            progress.report(f"{problem.slug}: correctness, then timing")
-            result = await _outcome(ls, key, ls.scheduler.submit(key, job))
+            progress.report(f"{problem.slug}: correctness gate, then timing")
+            try:
+                result = await _outcome(ls, key, ls.scheduler.submit(key, job))
+            except GradingError as error:
+                ls.show(f"kata: cannot benchmark {path.name}: {error}", types.MessageType.Error)
+                raise
             progress.end_message = convert.benchmark_figure(result)
         ls.state(uri).benchmark = result
         ls.protocol.notify(BENCHMARK_NOTIFICATION, {"uri": uri, "result": result})

@@ -165,13 +165,13 @@ def run_lens_title(report: RunReport | None) -> str:
 
 
 def benchmark_figure(result: dict[str, Any]) -> str:
-    """The headline of a `kata bench --json` object, e.g. `812 GB/s`, or why there is none."""
-    if result.get("error"):
-        return str(result["error"]).splitlines()[0]
-    value, unit = result.get("geomean"), result.get("unit", "")
+    """The headline of a `kata bench --json` object: `812 GB/s`, or why there is no figure."""
+    if not result.get("correct"):
+        return "rejected: " + str(result.get("gate_message", "")).splitlines()[0].rstrip(": ")
+    value = result.get("geomean_gbps")
     if value is None:
-        return verdict_words(str(result.get("verdict", "no figure")))
-    return f"{value:.4g} {unit}".strip()
+        return "correct; timing needs a CUDA GPU"
+    return f"{value:.4g} {result.get('unit', '')}".strip()
 
 
 def benchmark_lens_title(result: dict[str, Any] | None) -> str:

@@ -97,3 +97,27 @@ async def test_list_problems(shared: KataClient):
     assert problems["fixture-scale"] == {"slug": "fixture-scale", "title": "Scale a number", "difficulty": "Easy",
                                          "category": "Test", "tags": ["fixture"], "hasBenchmark": False}
     assert problems["quantized-adamw-8bit"]["hasBenchmark"] is True
+
+
+async def test_benchmark_gates_on_correctness_and_titles_its_lens(shared: KataClient, uri: str):
+    # No CUDA here: the gate runs through the Triton interpreter, and this starter fails it.
+    starter = ("# kata: quantized-adamw-8bit\n"
+               "def quantized_adamw_step(params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, step,\n"
+               "                         lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, wd=0.01):\n"
+               "    raise NotImplementedError\n")
+    (shared.root / uri.rpartition("/")[2]).write_text(starter)  # benchmarked from disk, never opened
+    result = await shared.command("kata.benchmark", uri)
+    assert result["correct"] is False and result["line"] == 4
+    assert "NotImplementedError" in result["gate_message"]
+    assert shared.benchmarks[-1] == {"uri": uri, "result": result}
+    lens = next(lens for lens in await shared.lenses(uri) if lens.command.command == "kata.benchmark")
+    assert lens.command.title == "kata: benchmark on CUDA (rejected: correctness shape (7,): NotImplementedError)"
+    name = uri.rpartition("/")[2]
+    assert _progress_of(shared, f"kata: benchmarking {name}")[-1].message == lens.command.title[len(
+        "kata: benchmark on CUDA ("):-1]
+
+
+async def test_benchmark_of_a_problem_without_one_says_so(shared: KataClient, uri: str):
+    shared.open(uri, WRONG)
+    with pytest.raises(JsonRpcInvalidParams, match="fixture-scale has no benchmark"):
+        await shared.command("kata.benchmark", uri)
