@@ -1,9 +1,9 @@
 """`workspace/didChangeConfiguration`: the `infrakata` settings section, over kata.toml.
 
-Settings come pushed (`settings.infrakata`, or the section's keys at the top level) and apply
-before the next message is handled; when a client pushes nothing, they are pulled with
-`workspace/configuration`. A change of the problems or of the file mapping regrades the open
-documents, whose problem may have changed.
+Settings pushed in `settings.infrakata` apply before the next message is handled; when a client
+pushes no such section, it is pulled with `workspace/configuration`, and a client with nothing to
+say (null) leaves the settings as they are. A change of the problems or of the file mapping
+regrades the open documents (KataServer.configure).
 """
 
 from __future__ import annotations
@@ -17,25 +17,26 @@ from .server import KataServer  # pygls reads handlers' type hints at run time
 SECTION = "infrakata"
 
 
-def editor_settings(value: Any) -> dict[str, Any] | None:
-    """The `infrakata` section of initializationOptions or pushed settings; None if absent."""
-    if not isinstance(value, dict) or not value:
-        return None
-    section = value.get(SECTION, value)
-    return section if isinstance(section, dict) else None
+def initialization_settings(options: Any) -> dict[str, Any]:
+    """initializationOptions: `{"infrakata": {...}}`, or the section's keys at the top level."""
+    if not isinstance(options, dict):
+        return {}
+    section = options.get(SECTION, options)
+    return section if isinstance(section, dict) else {}
 
 
 async def _pull(ls: KataServer) -> None:
     pulled = await ls.workspace_configuration_async(
         types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
-    ls.configure(editor_settings({SECTION: pulled[0]} if pulled else None) or {})
+    if pulled and pulled[0] is not None:
+        ls.configure(pulled[0])
 
 
 def register(server: KataServer) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: KataServer, params: types.DidChangeConfigurationParams) -> None:
-        settings = editor_settings(params.settings)
-        if settings is None and ls.supports("workspace.configuration"):
+        settings = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
+        if settings is not None:
+            ls.configure(settings)
+        elif ls.supports("workspace.configuration"):
             ls.background(_pull(ls))
-        else:
-            ls.configure(settings or {})

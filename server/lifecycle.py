@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from .configuration import editor_settings
+from .configuration import initialization_settings
 
 if TYPE_CHECKING:
     from .server import KataServer
@@ -19,7 +19,7 @@ def register(server: KataServer) -> None:
         root = ls.workspace.root_path
         ls.root = Path(root) if root else None
         ls.start_workers()
-        ls.configure(editor_settings(params.initialization_options) or {})
+        ls.configure(initialization_settings(params.initialization_options))
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: KataServer, params: Any) -> None:

@@ -69,7 +69,6 @@ class KataServer(LanguageServer):
         self._shown: set[str] = set()
         self._background: set[asyncio.Task] = set()
 
-    # -- configuration -------------------------------------------------------------------------
 
     def configure(self, overrides: Mapping[str, Any] | None) -> None:
         """(Re)read kata.toml under editor overrides (None: keep them); bad values: a message, and
@@ -86,7 +85,7 @@ class KataServer(LanguageServer):
             self.catalog = Catalog.load(extra_paths=self.settings.problem_paths)
             self._report_catalog_errors()
         if (paths, self.settings.file_map) != (tuple(str(p) for p in before.problem_paths), before.file_map):
-            for uri, state in self.documents.items():
+            for state in self.documents.values():
                 state.problem = None
             for uri in list(self.workspace.text_documents):
                 self.grade(uri)
@@ -114,7 +113,6 @@ class KataServer(LanguageServer):
             self._stop_watching = start_watching(self, wanted)
         self._watched = wanted
 
-    # -- messages ------------------------------------------------------------------------------
 
     def show(self, message: str, kind: types.MessageType = types.MessageType.Info, once: bool = False) -> None:
         """window/showMessage (and the log); `once` keeps a repeated failure from nagging on every save."""
@@ -140,7 +138,6 @@ class KataServer(LanguageServer):
     def supports(self, capability: str) -> bool:
         return bool(get_capability(self.client_capabilities, capability, False))
 
-    # -- the grading pipeline ------------------------------------------------------------------
 
     def start_workers(self) -> None:
         """Warm the zygote in the background (at initialize), so that the first save is already fast."""
@@ -168,10 +165,8 @@ class KataServer(LanguageServer):
 
     def match(self, uri: str, source: str) -> Problem:
         """The problem this document solves; raises NoMatch with how to name one."""
-        path = Path(to_fs_path(uri) or uri)
-        state = self.state(uri)
-        problem = match_problem(path, source, self.catalog, self.settings, self.root)
-        state.problem = problem
+        problem = match_problem(Path(to_fs_path(uri) or uri), source, self.catalog, self.settings, self.root)
+        self.state(uri).problem = problem
         return problem
 
     def problem_of(self, uri: str) -> Problem | None:
@@ -230,7 +225,8 @@ class KataServer(LanguageServer):
             return report
         state.report, state.graded_version = report, version
         if report.verdict == "crashed":
-            self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning)
+            self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning,
+                      once=True)
         self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
         self.refresh_lenses()
         return report

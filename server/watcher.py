@@ -43,7 +43,8 @@ def on_change(ls: KataServer, path: Path) -> None:
     except (OSError, UnicodeDecodeError):
         return  # deleted, or not text: nothing to grade
     uri = ls.uri_of(path)
-    if source == ls.state(uri).submitted:
+    state = ls.documents.get(uri)
+    if state is not None and source == state.submitted:
         return
     version = None
     document = ls.workspace.text_documents.get(uri)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
+from pygls.uris import to_fs_path
 
 from .conftest import WRONG, KataClient
 from .test_stale_runs import LOOP, _workers
@@ -76,9 +79,11 @@ async def test_show_problem_by_slug_and_by_solution(shared: KataClient, uri: str
         await shared.command("kata.showProblem", "no-such-kata")
 
 
-async def test_a_codestar_problem_statement_is_shown_as_markdown(shared: KataClient):
-    problem = await shared.command("kata.showProblem", "adam-optimizer-memory-bytes")
-    assert problem["uri"].endswith(".md")
+async def test_a_codestar_statement_is_shown_from_a_markdown_copy(shared: KataClient):
+    problem = await shared.command("kata.showProblem", "fixture-codestar-double")
+    assert problem["uri"].endswith("/fixture-codestar-double.md")
+    assert shared.shown_documents[-1].uri == problem["uri"]
+    assert Path(to_fs_path(problem["uri"])).read_text() == problem["markdown"] == "### 题目描述\nReturn `2 * x`.\n"
 
 
 async def test_start_kata_writes_the_starter_once_and_opens_it(shared: KataClient, tmp_path):

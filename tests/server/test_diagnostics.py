@@ -112,3 +112,10 @@ async def test_a_problem_that_cannot_be_graded_gets_a_message_not_a_dead_server(
     other = uri.replace(".py", "_other.py")
     shared.open(other, CORRECT)
     assert await shared.diagnostics_for(other, 1) == []
+
+
+async def test_a_codestar_problem_grades_through_its_test_code(shared: KataClient, uri: str):
+    shared.open(uri, "# kata: fixture-codestar-double\ndef double(x):\n    return x + 1\n")
+    diagnostics = await shared.diagnostics_for(uri, 1)
+    assert [d.code for d in diagnostics] == ["2"]  # 1 + 1 == 2 * 1: only the second case fails
+    assert diagnostics[0].message.startswith("case 2 (half): ")
