@@ -7,6 +7,14 @@ import logging
 import sys
 
 
+def tcp_address(value: str) -> tuple[str, int]:
+    """`HOST:PORT` (`[::1]:2087` for IPv6) -> (host, port); ValueError when it is not one."""
+    host, colon, port = value.rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise ValueError(f"--tcp wants HOST:PORT (e.g. 127.0.0.1:2087), got {value!r}")
+    return host.strip("[]"), int(port)
+
+
 def serve(tcp: str | None = None) -> None:
     """Serve LSP on stdio, or on TCP at `HOST:PORT`, until the client says exit."""
     from .server import create_server
@@ -16,8 +24,7 @@ def serve(tcp: str | None = None) -> None:
         if tcp is None:
             server.start_io()
         else:
-            host, _, port = tcp.rpartition(":")
-            server.start_tcp(host or "127.0.0.1", int(port))
+            server.start_tcp(*tcp_address(tcp))
     finally:
         server.close()
 
@@ -28,8 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                         help="what to log on stderr (default: WARNING)")
     args = parser.parse_args(argv)
-    if args.tcp is not None and not args.tcp.rpartition(":")[2].isdigit():
-        parser.error(f"--tcp wants HOST:PORT (e.g. 127.0.0.1:2087), got {args.tcp!r}")
+    if args.tcp is not None:
+        try:
+            tcp_address(args.tcp)
+        except ValueError as error:
+            parser.error(str(error))
     # stdout carries the protocol: logs go to stderr, which editors show as the server's log.
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     serve(args.tcp)

@@ -70,3 +70,28 @@ async def test_kata_toml_supplies_problems_and_file_mappings(client: KataClient)
     uri = (client.root / "mine" / "attempt.py").as_uri()
     client.open(uri, WRONG.removeprefix("# kata: fixture-scale\n"))
     assert [d.code for d in await client.diagnostics_for(uri, 1)] == ["1", "2", "3"]
+
+
+# A client that declares none of the optional features the server uses (a non-empty set, so that
+# pytest-lsp checks every request against it): no progress, no lens refresh, no related
+# information, plain-text hover.
+BARE = types.ClientCapabilities(
+    window=types.WindowClientCapabilities(work_done_progress=False),
+    text_document=types.TextDocumentClientCapabilities(
+        hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.PlainText])))
+
+
+@pytest.mark.kata(options={"problemPaths": [str(FIXTURE_PROBLEMS)], "watchFiles": False}, capabilities=BARE)
+async def test_a_client_gets_only_what_it_declared(client: KataClient):
+    uri = (client.root / "sol.py").as_uri()
+    client.open(uri, WRONG)
+    diagnostics = await client.diagnostics_for(uri, 1)
+    assert all(d.related_information is None for d in diagnostics)
+    report = await client.command("kata.run", uri)
+    assert report["verdict"] == "wrong_answer"
+    assert (client.progress_reports, client.lens_refreshes) == ({}, 0)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(1, 6)))
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    await client.command("kata.showProblem", "fixture-scale")
+    assert client.shown_documents == []
