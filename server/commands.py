@@ -157,8 +157,7 @@ def register(server: KataServer) -> None:
     async def run(ls: KataServer, *arguments: Any) -> dict[str, Any]:
         uri = parse(RUN, DocumentArguments, arguments).uri
         problem, source = _solution(ls, RUN, uri)
-        document = ls.document(uri)
-        version = document.version if uri in ls.workspace.text_documents else None
+        version = ls.document(uri).version  # None for a file read from disk
         async with Progress(ls, f"kata: grading {Path(to_fs_path(uri) or uri).name}",
                             lambda: ls.scheduler.cancel(uri)) as progress:
             report = await _outcome(ls, uri, ls.grade(uri, source, version, progress=progress.report))

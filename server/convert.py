@@ -89,9 +89,8 @@ def case_message(case: CaseResult) -> str:
     return f"case {case.id} ({case.name}): {detail}" if case.name else f"case {case.id}: {detail}"
 
 
-def _case_diagnostic(text: Text, problem: Problem, case: CaseResult, uri: str,
+def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: CaseResult, uri: str,
                      related: bool) -> types.Diagnostic:
-    entry = text.entry_range(problem.entry_point)
     at_entry = case.line is None or case.line - 1 == entry.start.line
     where = entry if at_entry else text.line_range(case.line)
     information = None
@@ -119,15 +118,15 @@ def diagnostics(report: RunReport, problem: Problem, source: str, uri: str, code
                 related: bool = False) -> list[types.Diagnostic]:
     """One diagnostic per static finding and per failing case; none for a passing file."""
     text = Text(source, codec)
+    entry = text.entry_range(problem.entry_point)
     result = [_finding_diagnostic(text, finding) for finding in report.findings]
-    result += [_case_diagnostic(text, problem, case, uri, related)
+    result += [_case_diagnostic(text, entry, problem, case, uri, related)
                for case in report.cases if case.status not in ("passed", "skipped")]
     if not result and report.verdict != "accepted":
-        # A run that failed without a case or a finding to blame (e.g. the worker died before the
-        # first case): still say so, where the learner looks.
+        # A run that failed without a case or a finding to blame: still say so, where the learner looks.
         result.append(types.Diagnostic(
-            range=text.entry_range(problem.entry_point),
-            message=f"{verdict_words(report.verdict)}: {report.output.strip() or 'no case ran'}",
+            range=entry,
+            message=f"{verdict_words(report.verdict)}: no case ran",
             severity=types.DiagnosticSeverity.Error,
             code=report.verdict,
             source=SOURCE,

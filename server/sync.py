@@ -16,19 +16,27 @@ if TYPE_CHECKING:
     from .server import KataServer
 
 
+def _python(ls: KataServer, uri: str) -> bool:
+    """Only Python documents are solutions (a client may send us others)."""
+    document = ls.document(uri)
+    return document.language_id == "python" or uri.endswith(".py")
+
+
 def register(server: KataServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: KataServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.grade(params.text_document.uri)
+        if _python(ls, params.text_document.uri):
+            ls.grade(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: KataServer, params: types.DidChangeTextDocumentParams) -> None:
-        if ls.settings.grade_on == "type":
+        if ls.settings.grade_on == "type" and _python(ls, params.text_document.uri):
             ls.grade(params.text_document.uri, delay_s=ls.settings.debounce_ms / 1000)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(ls: KataServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.grade(params.text_document.uri)
+        if _python(ls, params.text_document.uri):
+            ls.grade(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: KataServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -75,8 +75,12 @@ async def test_a_syntax_error_is_marked_where_python_sees_it(shared: KataClient,
 
 
 async def test_a_file_no_problem_claims_gets_one_hint_saying_how_to_claim_it(shared: KataClient, uri: str):
+    notes = uri.replace(".py", ".md")
+    shared.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=notes, language_id="markdown", version=1, text="# notes\n")))
     shared.open(uri, "def helper():\n    return 1\n")
     diagnostics = await shared.diagnostics_for(uri, 1)
+    assert notes not in shared.published  # not Python: not a solution (it would have been handled first)
     assert len(diagnostics) == 1
     assert diagnostics[0].severity == types.DiagnosticSeverity.Information
     assert "# kata: <slug>" in diagnostics[0].message and "kata.toml" in diagnostics[0].message
