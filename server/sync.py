@@ -26,6 +26,8 @@ def register(server: KataServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: KataServer, params: types.DidOpenTextDocumentParams) -> None:
         if _python(ls, params.text_document.uri):
+            # A reopened document may count its versions from 1 again.
+            ls.state(params.text_document.uri).published_version = None
             ls.grade(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

@@ -57,10 +57,11 @@ class KataClient(LanguageClient):
 
         return await asyncio.wait_for(until(), timeout)
 
-    async def diagnostics_for(self, uri: str, version: int | None) -> list[types.Diagnostic]:
-        """The diagnostics published for `version` of `uri` (waiting for them)."""
+    async def diagnostics_for(self, uri: str, version: int | None, after: int = 0) -> list[types.Diagnostic]:
+        """The diagnostics published for `version` of `uri` (waiting for them), among the
+        publications for `uri` from the `after`-th on."""
         params = await self.wait_for(lambda: next(
-            (p for p in reversed(self.published.get(uri, [])) if p.version == version), None))
+            (p for p in reversed(self.published.get(uri, [])[after:]) if p.version == version), None))
         return list(params.diagnostics)
 
     async def result_for(self, uri: str, version: int | None) -> dict[str, Any]:

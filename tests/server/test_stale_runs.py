@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
 from .conftest import CORRECT, WRONG, KataClient
@@ -67,3 +68,13 @@ async def test_a_save_kills_the_run_a_command_started(shared: KataClient, uri: s
         await command
     assert await shared.diagnostics_for(uri, 2) == []
     assert _workers(shared) == []
+
+
+async def test_a_reopened_document_counts_its_versions_afresh(shared: KataClient, uri: str):
+    shared.open(uri, CORRECT)
+    shared.edit_and_save(uri, CORRECT.replace("factor\n", "factor  # again\n"), 7)
+    assert await shared.diagnostics_for(uri, 7) == []
+    shared.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    reopened = len(shared.published[uri])
+    shared.open(uri, WRONG, version=1)
+    assert len(await shared.diagnostics_for(uri, 1, after=reopened)) == 3
