@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import linecache
 import os
+import re
 import resource
 import signal
 import sys
@@ -117,7 +118,9 @@ def error_info(error: BaseException, filename: str) -> dict[str, Any]:
     elif isinstance(error, MemoryError) or isinstance(error, RuntimeError) and (
             "can't allocate memory" in str(error) or "not enough memory" in str(error)):
         kind = "memory"
-        message = f"memory limit exceeded ({message})"
+        tried = re.search(r"tried to allocate (\d+) bytes", str(error))
+        message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / 2**20:,.0f} MiB"
+                                             if tried else f" ({message})")
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         message = f"output limit exceeded: the solution printed more than {OUTPUT_LIMIT_BYTES >> 20} MiB"
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
