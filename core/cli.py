@@ -201,7 +201,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
 def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.server.__main__ import main as serve_main
 
-    return serve_main(["--tcp", args.tcp] if args.tcp else [])
+    return serve_main(args.serve_args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -233,14 +233,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problem")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)
-    p = sub.add_parser("serve", help="run the language server on stdio")
-    p.add_argument("--tcp", metavar="HOST:PORT")
+    # Its options (--tcp HOST:PORT, --log-level LEVEL) are the server's own: passed through.
+    p = sub.add_parser("serve", help="run the language server on stdio (--tcp HOST:PORT for TCP)", add_help=False)
     p.set_defaults(handler=cmd_serve)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "serve":
+        args.serve_args = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command in ("run", "bench", "watch"):
         from .sandbox.pool import WorkerPool
 

@@ -119,3 +119,20 @@ def test_broken_problems_are_named_with_file_field_and_line_and_others_still_loa
     assert f"{tmp_path / 'bad-toml' / 'problem.toml'}:2:" in errors and "invalid TOML" in errors
     assert f"{tmp_path / 'bad-field' / 'problem.toml'}:4: field 'time_limit'" in errors
     assert f"{tmp_path / 'broken.json'}:2:" in errors and "invalid JSON" in errors
+
+
+def test_serve_speaks_lsp_on_stdio():
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+    server = subprocess.Popen([str(KATA), "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        server.stdin.flush()
+        length = int(server.stdout.readline().split(b":")[1])
+        while server.stdout.readline() not in (b"\r\n", b""):
+            pass
+        answer = json.loads(server.stdout.read(length))
+        assert answer["id"] == 1 and answer["result"]["serverInfo"]["name"] == "infrakata"
+    finally:
+        server.kill()
+        server.wait()
