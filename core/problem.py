@@ -82,10 +82,14 @@ class Problem:
     def folder(self) -> Path:
         return self.source_path if self.kind == "native" else self.source_path.parent
 
+    def module_name(self, name: str) -> str:
+        """The private name a trusted module of this problem is loaded under (in the grader and the child)."""
+        return f"infrakata_problem_{self.slug.replace('-', '_')}_{name}"
+
     def module(self, name: str) -> ModuleType:
-        """Load a trusted module of a native problem (`reference`, `cases`) under a private name."""
+        """Load a trusted module of a native problem (`reference`, `cases`) under its private name."""
         path = self.folder / f"{name}.py"
-        qualified = f"infrakata_problem_{self.slug.replace('-', '_')}_{name}"
+        qualified = self.module_name(name)
         spec = importlib.util.spec_from_file_location(qualified, path)
         if spec is None or spec.loader is None:
             raise FileNotFoundError(f"{path}: cannot be loaded")

@@ -60,8 +60,7 @@ def _holds_state(value: Any) -> bool:
 def _solution_spec(problem: Problem, source: str, filename: str, preload: tuple[str, ...] = ()) -> SolutionSpec:
     modules = ()
     if problem.kind == "native" and (problem.folder / "cases.py").is_file():
-        cases_module = problem.module("cases")
-        modules = ((cases_module.__name__, str(problem.folder / "cases.py")),)
+        modules = ((problem.module_name("cases"), str(problem.folder / "cases.py")),)
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
         forbidden_modules=problem.forbidden_modules, forbidden_calls=problem.forbidden_calls,
