@@ -67,16 +67,21 @@ def _read(path: Path) -> str:
 
 def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
     problems = list(ctx.catalog.problems.values())
+    progress = {row["problem"]: row for row in history.summary(ctx.workspace)} if ctx.workspace else {}
     if args.json:
-        print(json.dumps([problem_summary(p) for p in problems], ensure_ascii=False, indent=2))
+        print(json.dumps([{**problem_summary(p), "progress": progress.get(p.slug)} for p in problems],
+                         ensure_ascii=False, indent=2))
     else:
         from rich.table import Table
 
         table = Table(box=None, header_style="bold")
-        for column in ("slug", "title", "difficulty", "category", "bench"):
+        for column in ("slug", "title", "difficulty", "bench", "you"):
             table.add_column(column)
         for p in problems:
-            table.add_row(p.slug, p.title, p.difficulty, p.category, "CUDA" if p.benchmark else "")
+            mine = progress.get(p.slug)
+            status = "" if mine is None else ("[green]solved[/]" if mine["accepted"] else
+                                              f"best {mine['best_passed']}/{mine['total']}")
+            table.add_row(p.slug, p.title, p.difficulty, "CUDA" if p.benchmark else "", status)
         Console().print(table)
     ctx.report_catalog_errors()
     return 0

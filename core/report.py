@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Group
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -69,9 +69,3 @@ def renderable(report: RunReport) -> Group:
         parts.append(Text(report.output.rstrip()[-2000:], style="dim"))
     return Group(*parts)
 
-
-def format_text(report: RunReport, width: int = 110) -> str:
-    console = Console(width=width, color_system=None, force_terminal=False)
-    with console.capture() as capture:
-        console.print(renderable(report))
-    return capture.get()

@@ -344,10 +344,12 @@ class WorkerPool:
                         continue
                     self._exits[message["exit"]] = message["code"]
                     self._exit_events.setdefault(message["exit"], threading.Event()).set()
-        log.warning("zygote: exited")
         with self._lock:
-            if self._sock is sock:
+            lost = self._sock is sock  # not closed by us
+            if lost:
                 self._sock = None
+        if lost:
+            log.warning("zygote: exited")
         self._pids.put(None)
         self._ready.set()
         with self._exit_lock:
