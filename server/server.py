@@ -21,7 +21,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from infrakata.core.catalog import Catalog
-from infrakata.core.config import Settings, load_settings
+from infrakata.core import history
+from infrakata.core.config import Settings, find_workspace, load_settings
 from infrakata.core.matching import NoMatch, match_problem
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
@@ -227,6 +228,9 @@ class KataServer(LanguageServer):
         if report.verdict == "crashed":
             self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning,
                       once=True)
+        workspace = find_workspace(path.parent)
+        if workspace is not None:  # as `kata run` does: attempts are kept where a kata.toml says
+            await asyncio.to_thread(history.record, workspace, report)
         self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
         self.refresh_lenses()
         return report

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
+from infrakata.core import history
+
 from .conftest import CORRECT, FIXTURE_PROBLEMS, FIXTURES, WRONG, KataClient
 
 
@@ -70,6 +72,8 @@ async def test_kata_toml_supplies_problems_and_file_mappings(client: KataClient)
     uri = (client.root / "mine" / "attempt.py").as_uri()
     client.open(uri, WRONG.removeprefix("# kata: fixture-scale\n"))
     assert [d.code for d in await client.diagnostics_for(uri, 1)] == ["1", "2", "3"]
+    await client.result_for(uri, 1)
+    assert history.summary(client.root)[0]["problem"] == "fixture-scale"  # kept where kata.toml is
 
 
 # A client that declares none of the optional features the server uses (a non-empty set, so that
