@@ -204,9 +204,13 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
-    from infrakata.server.__main__ import main as serve_main
+    # core never imports the server: the server registers itself as the `serve` command.
+    from importlib.metadata import entry_points
 
-    return serve_main(args.serve_args)
+    found = list(entry_points(group="infrakata.commands", name="serve"))
+    if not found:
+        raise CannotGrade("the language server is not installed with this infrakata (reinstall: scripts/setup)")
+    return found[0].load()(args.serve_args)
 
 
 def build_parser() -> argparse.ArgumentParser:

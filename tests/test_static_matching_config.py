@@ -67,3 +67,23 @@ def test_broken_kata_toml_gives_defaults_and_a_warning(tmp_path):
     (tmp_path / "kata.toml").write_text("grade_on = \n")
     settings, warnings = load_settings(tmp_path)
     assert settings.grade_on == "save" and "invalid TOML" in warnings[0]
+
+
+def test_layers_keep_their_floors():
+    """core never imports the server, and kernels import nothing from core (DESIGN.md §2)."""
+    import ast
+
+    repo = Path(__file__).resolve().parents[1]
+
+    def imported(folder: str) -> set[str]:
+        names = set()
+        for path in (repo / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names |= {alias.name for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names.add(node.module)
+        return names
+
+    assert not {n for n in imported("core") if n.startswith(("infrakata.server", "pygls", "lsprotocol"))}
+    assert not {n for n in imported("kernels") if n.startswith("infrakata.core")}
