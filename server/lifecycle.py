@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ def register(server: KataServer) -> None:
     def initialize(ls: KataServer, params: types.InitializeParams) -> None:
         root = ls.workspace.root_path
         ls.root = Path(root) if root else None
-        ls.start_workers()
+        threading.Thread(target=ls.start_workers, name="kata-warm-up", daemon=True).start()
         ls.configure(initialization_settings(params.initialization_options))
 
     @server.feature(types.SHUTDOWN)

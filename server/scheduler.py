@@ -15,7 +15,7 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
-from infrakata.core.runner import CancelToken
+from infrakata.core.sandbox.pool import CancelToken
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

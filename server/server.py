@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Mapping
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -27,11 +28,13 @@ from infrakata.core.matching import NoMatch, match_problem
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 from infrakata.core.results import RunReport
-from infrakata.core.runner import Runner
 from infrakata.core.sandbox.pool import WorkerPool
 
 from . import convert
 from .scheduler import Run, Scheduler
+
+if TYPE_CHECKING:
+    from infrakata.core.runner import Runner
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,7 @@ class KataServer(LanguageServer):
         self.overrides: dict[str, Any] = {}
         self.pool: WorkerPool | None = None
         self._runner: Runner | None = None
+        self._workers_lock = threading.Lock()
         self.scheduler = Scheduler()
         self.documents: dict[str, DocumentState] = {}
         self._stop_watching: Callable[[], None] | None = None
@@ -141,11 +145,15 @@ class KataServer(LanguageServer):
 
 
     def start_workers(self) -> None:
-        """Warm the zygote in the background (at initialize), so that the first save is already fast."""
-        if self._runner is None:
-            self.pool = WorkerPool.shared()
-            self.pool.start()
-            self._runner = Runner(self.pool)
+        """Import the engine (torch) and warm the zygote; at initialize this runs on a thread of its
+        own, so that the server answers at once and the first save is already fast."""
+        with self._workers_lock:
+            if self._runner is None:
+                from infrakata.core.runner import Runner
+
+                self.pool = WorkerPool.shared()
+                self.pool.start()
+                self._runner = Runner(self.pool)
 
     @property
     def runner(self) -> Runner:
@@ -207,7 +215,8 @@ class KataServer(LanguageServer):
             progress(f"{problem.slug}: grading in a sandboxed worker")
         path = Path(to_fs_path(uri) or uri)
         try:
-            report = await run.call(self.runner.run, problem, source, path, cancel=run.token)
+            # On the run's thread: the first grading may wait for start_workers to finish.
+            report = await run.call(lambda: self.runner.run(problem, source, path, cancel=run.token))
         except Exception as error:  # a broken problem or a dead pool: say so, keep serving
             log.exception("grading %s failed", uri)
             message = f"kata: could not grade {path.name} against {problem.slug}: {error}"

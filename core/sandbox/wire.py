@@ -2,7 +2,8 @@
 
 Parent -> child: pickle (the child trusts its parent). Child -> parent: `torch.save` bytes read back
 with `torch.load(weights_only=True)`, so nothing the solution returns can run code in the parent.
-Frames are length-prefixed.
+Frames are length-prefixed. torch is imported where it is used, so that a process can hold a pool
+(the language server, at start-up) before it has paid for torch.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import io
 import os
 import pickle
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 REFUSED = "__kata_refused__"  # stands where the solution returned something the parent must not load
 HEADER = struct.Struct("<Q")
@@ -72,16 +74,20 @@ def decode_trusted(data: bytes) -> Any:
 
 
 def encode_untrusted(obj: Any) -> bytes:
+    import torch
+
     buffer = io.BytesIO()
     torch.save(obj, buffer)
     return buffer.getvalue()
 
 
 def decode_untrusted(data: bytes) -> Any:
+    import torch
+
     return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
 
 
-def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
+def _plain_tensor(tensor: "torch.Tensor") -> "torch.Tensor":
     tensor = tensor.detach()
     # torch.save writes a view's whole storage: copy small views of big buffers.
     if tensor.untyped_storage().nbytes() > tensor.numel() * tensor.element_size():
@@ -91,6 +97,8 @@ def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
 
 def sanitize(value: Any, depth: int = 0) -> Any:
     """What the solution returned, as plain data torch.load(weights_only=True) accepts."""
+    import torch
+
     if depth > 32:
         return {REFUSED: "nesting deeper than 32 levels"}
     if isinstance(value, torch.Tensor):
@@ -130,6 +138,8 @@ def sanitize(value: Any, depth: int = 0) -> Any:
 
 def snapshot(value: Any) -> Any:
     """The gradeable state of an argument: modules and optimizers by their state dicts."""
+    import torch
+
     if isinstance(value, torch.nn.Module):
         return {k: _plain_tensor(v) for k, v in value.state_dict().items()}
     if isinstance(value, torch.optim.Optimizer):
