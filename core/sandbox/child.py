@@ -121,6 +121,8 @@ def error_info(error: BaseException, filename: str) -> dict[str, Any]:
         tried = re.search(r"tried to allocate (\d+) bytes", str(error))
         message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / 2**20:,.0f} MiB"
                                              if tried else f" ({message})")
+    elif type(error) is NotImplementedError and not str(error):
+        message = "NotImplementedError: the starter's `raise NotImplementedError` is still there; write your solution"
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
         message = f"output limit exceeded: the solution printed more than {OUTPUT_LIMIT_BYTES >> 20} MiB"
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
