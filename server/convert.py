@@ -163,10 +163,15 @@ def run_lens_title(report: RunReport | None) -> str:
     return "kata: run" if report is None else f"kata: run ({result_summary(report)})"
 
 
+LENS_REASON_CHARS = 60
+
+
 def benchmark_figure(result: dict[str, Any]) -> str:
     """The headline of a `kata bench --json` object: `812 GB/s`, or why there is no figure."""
     if not result.get("correct"):
-        return "rejected: " + str(result.get("gate_message", "")).splitlines()[0].rstrip(": ")
+        reason = str(result.get("gate_message", "")).splitlines()[0].rstrip(": ")
+        # A lens is one short line; the whole reason is in the result and the hover.
+        return "rejected: " + (reason if len(reason) <= LENS_REASON_CHARS else reason[:LENS_REASON_CHARS - 1] + "…")
     value = result.get("geomean_gbps")
     if value is None:
         return "correct; timing needs a CUDA GPU"

@@ -116,7 +116,8 @@ async def test_benchmark_gates_on_correctness_and_titles_its_lens(shared: KataCl
     assert "NotImplementedError" in result["gate_message"]
     assert shared.benchmarks[-1] == {"uri": uri, "result": result}
     lens = next(lens for lens in await shared.lenses(uri) if lens.command.command == "kata.benchmark")
-    assert lens.command.title == "kata: benchmark on CUDA (rejected: correctness shape (7,): NotImplementedError)"
+    assert lens.command.title == ("kata: benchmark on CUDA (rejected: correctness shape (7,): NotImplementedError: "
+                                  "the starter's …)")
     name = uri.rpartition("/")[2]
     assert _progress_of(shared, f"kata: benchmarking {name}")[-1].message == lens.command.title[len(
         "kata: benchmark on CUDA ("):-1]
