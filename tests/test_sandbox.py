@@ -206,3 +206,11 @@ def test_resident_memory_is_polled_where_cuda_forbids_an_address_space_limit(pro
         assert "256 MiB resident" in report.cases[0].message
     finally:
         pool.close()
+
+
+def test_a_missing_triton_is_said_plainly(runner, probe):
+    """On macOS (or without Triton installed) a kernel solution's import says why it cannot run."""
+    source = "import sys\nsys.modules['triton'] = None\nimport triton\ndef scale(x, factor):\n    return x\n"
+    report = grade(runner, probe, source)
+    assert report.verdict == "runtime_error"
+    assert "Triton is not available here (it exists for Linux on x86-64 only)" in report.cases[0].message

@@ -121,6 +121,9 @@ def error_info(error: BaseException, filename: str) -> dict[str, Any]:
         tried = re.search(r"tried to allocate (\d+) bytes", str(error))
         message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / 2**20:,.0f} MiB"
                                              if tried else f" ({message})")
+    elif isinstance(error, ModuleNotFoundError) and error.name == "triton":
+        message = ("ModuleNotFoundError: Triton is not available here (it exists for Linux on x86-64 only), "
+                   "so kernel problems cannot run on this machine")
     elif type(error) is NotImplementedError and not str(error):
         message = "NotImplementedError: the starter's `raise NotImplementedError` is still there; write your solution"
     elif isinstance(error, OSError) and error.errno == errno.EFBIG:
