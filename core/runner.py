@@ -42,10 +42,8 @@ class _Prepared:
 
 
 def _version(problem: Problem) -> tuple:
-    """Changes whenever a file of the problem changes: the reference cache's key."""
-    folder = problem.folder if problem.kind == "native" else problem.source_path
-    paths = sorted(folder.glob("*")) if folder.is_dir() else [folder]
-    return tuple((p.name, p.stat().st_mtime_ns) for p in paths if p.is_file())
+    """Changes whenever a file of a native problem changes: the reference cache's key."""
+    return tuple((p.name, p.stat().st_mtime_ns) for p in sorted(problem.folder.glob("*")) if p.is_file())
 
 
 def _holds_state(value: Any) -> bool:
@@ -57,7 +55,7 @@ def _holds_state(value: Any) -> bool:
     return True
 
 
-def _solution_spec(problem: Problem, source: str, filename: str, preload: tuple[str, ...] = ()) -> SolutionSpec:
+def _solution_spec(problem: Problem, source: str, filename: str) -> SolutionSpec:
     modules = ()
     if problem.kind == "native" and (problem.folder / "cases.py").is_file():
         modules = ((problem.module_name("cases"), str(problem.folder / "cases.py")),)
@@ -65,7 +63,7 @@ def _solution_spec(problem: Problem, source: str, filename: str, preload: tuple[
         source=source, filename=filename, entry_point=problem.entry_point,
         forbidden_modules=problem.forbidden_modules, forbidden_calls=problem.forbidden_calls,
         memory_limit_mb=problem.memory_limit_mb,
-        cpu_seconds=int(problem.time_limit * 4 + 30), preload=preload, problem_modules=modules)
+        cpu_seconds=int(problem.time_limit * 4 + 30), problem_modules=modules)
 
 
 class Runner:
