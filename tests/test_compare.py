@@ -72,6 +72,7 @@ def test_scalars_bools_strings_none():
     assert not compare(1, True, TOL).ok
     assert compare("ab", "ab", TOL).ok and not compare("ab", "ba", TOL).ok
     assert compare(None, None, TOL).ok
+    assert compare(0, 1, Tolerance(atol=0.0, rtol=0.0)).message == "out: expected 1, got 0"
 
 
 def test_integer_tensors_are_exact():
