@@ -123,8 +123,8 @@ def run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelTo
             results.append(result)
         else:
             shown = next((c for c in comparisons if not c.ok), None) or Comparison(False)
-            results.append(CaseResult(
-                case_id, name, "failed", time_ms, str(entry.get("message") or shown.message), entry_line,
-                shown.max_abs_diff, shown.max_rel_diff, shown.mismatched, shown.elements, shown.worst_index,
-                entry.get("expected_summary") or shown.expected, entry.get("user_output_summary") or shown.actual))
+            measures = {**shown.measures(), "expected": entry.get("expected_summary") or shown.expected,
+                        "actual": entry.get("user_output_summary") or shown.actual}
+            results.append(CaseResult(case_id, name, "failed", time_ms, str(entry.get("message") or shown.message),
+                                      entry_line, **measures))
     return results, "".join(session.output)

@@ -28,6 +28,11 @@ class Comparison:
     expected: str | None = None
     actual: str | None = None
 
+    def measures(self) -> dict[str, Any]:
+        """What a CaseResult shows of this comparison: the numbers and the values at the worst element."""
+        return {name: getattr(self, name) for name in ("max_abs_diff", "max_rel_diff", "mismatched", "elements",
+                                                       "worst_index", "expected", "actual")}
+
 
 @dataclass(frozen=True)
 class Tolerance:

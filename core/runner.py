@@ -204,9 +204,7 @@ class Runner:
         shown = failed or checks[0]
         return CaseResult(
             index, case.name, "failed" if failed else "passed", outcome.time_ms,
-            failed.message if failed else "", entry_line if failed else None,
-            shown.max_abs_diff, shown.max_rel_diff, shown.mismatched, shown.elements, shown.worst_index,
-            shown.expected, shown.actual)
+            failed.message if failed else "", entry_line if failed else None, **shown.measures())
 
 
 def _arg(args: tuple, kwargs: dict, key: Any) -> Any:
