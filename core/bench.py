@@ -28,19 +28,22 @@ from __future__ import annotations
 
 import math
 import sqlite3
+import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import history, static
-from .compare import compare
+from .compare import Comparison
 from .problem import Problem
 from .results import GradingError, error_case
 from .runner import tolerance_of
-from .sandbox.pool import CallResult, CancelToken, SolutionSpec, Worker, WorkerPool
+from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .workers import reference_filename, solution_spec
 
 TIME_REPS = "infrakata.core.benchtime:time_reps"
+CHECK_REPS = "infrakata.core.benchtime:check_reps"
 COPY_BANDWIDTH = "infrakata.core.benchtime:copy_bandwidth"
 PRELOAD = ("infrakata.core.benchtime",)
 
@@ -62,6 +65,8 @@ class ShapeResult:
     kind: str  # "correctness" (checked, untimed) or "timed"
     check: str = "passed"  # or why the shape failed (the gate stops at the first failing shape)
     ms: float | None = None  # best repetition
+    median_ms: float | None = None
+    stdev_ms: float | None = None  # the repetitions' spread
     throughput: float | None = None  # in the problem's unit
     reference_ms: float | None = None
 
@@ -134,7 +139,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
             if cancel is not None and cancel.cancelled:
                 raise Rejected("cancelled")
             if reference.load_error is not None:
-                raise GradingError(f"{problem.folder / 'reference.py'}: {reference.load_error.message}")
+                raise GradingError(f"{reference_filename(problem)}: {reference.load_error.message}")
             if solution.load_error is not None:
                 failed = error_case(1, "load", CallResult("error", error=solution.load_error), None)
                 raise Rejected(f"the solution failed to load: {failed.message}", failed.line)
@@ -183,23 +188,18 @@ class _Session:
                 raise GradingError(f"{problem.folder / 'cases.py'}: defines no function '{name}' "
                                    f"(named in [benchmark] of problem.toml)")
         self.work: Callable[..., float] = getattr(self.cases, bench.work)
-        calls = (CPU_WARMUP + 1) * len(bench.correctness_shapes) + (WARMUP + REPS) * len(bench.shapes)
-        self.cpu_seconds = int(problem.time_limit * calls) + 60
+        self.calls = (CPU_WARMUP + 1) * len(bench.correctness_shapes) + (WARMUP + REPS) * len(bench.shapes)
 
     def open_solution(self, source: str, filename: str) -> Worker:
-        return self._open(source, filename, self.problem.forbidden_modules, self.problem.forbidden_calls)
+        return self._open(source, filename, trusted=False)
 
     def open_reference(self) -> Worker:
-        return self._open(self.problem.reference_source, str(self.problem.folder / "reference.py"), (), ())
+        return self._open(self.problem.reference_source, reference_filename(self.problem), trusted=True)
 
-    def _open(self, source: str, filename: str, modules: tuple[str, ...], calls: tuple[str, ...]) -> Worker:
-        spec = SolutionSpec(
-            source=source, filename=filename, entry_point=self.problem.entry_point,
-            forbidden_modules=modules, forbidden_calls=calls,
-            memory_limit_mb=self.problem.memory_limit_mb,
-            cpu_seconds=self.cpu_seconds, preload=PRELOAD,
-            problem_modules=((self.cases.__name__, str(self.problem.folder / "cases.py")),))
-        return self.pool.open(spec, self.cancel, load_timeout=self.problem.time_limit + 30)
+    def _open(self, source: str, filename: str, trusted: bool) -> Worker:
+        spec = solution_spec(self.problem, source, filename, calls=self.calls, cuda=self.cuda, preload=PRELOAD,
+                             trusted=trusted)
+        return self.pool.open(spec, self.cancel, load_timeout=self.problem.limits.load_timeout(self.cuda))
 
     def throughput(self, shape: tuple[int, ...], ms: float) -> float:
         return self.work(*shape) / (ms / 1e3) / UNITS[self.problem.benchmark.unit]
@@ -217,14 +217,15 @@ class _Session:
 
     def check(self, solution: Worker, reference: Worker, shape: tuple[int, ...], kind: str,
               seeds: list[int], roofline: float | None) -> ShapeResult:
-        """Run one shape in both workers; the solution's last output against the reference's, and its
-        time against the host clocks and the roofline. Raises Rejected."""
+        """Run one shape in the solution's worker, then check its last output in the reference's (the
+        solution's process stopped meanwhile), and its times against the host clocks and the roofline.
+        Raises Rejected."""
         timed = self.cuda and kind == "timed"
         warmup = WARMUP if timed else CPU_WARMUP
         payload = {"module": self.cases.__name__, "make_inputs": self.problem.benchmark.make_inputs,
                    "shape": list(shape), "device": "cuda" if self.cuda else "cpu", "timed": timed,
                    "warmup": warmup, "warmup_seed": WARMUP_SEED, "seeds": seeds}
-        timeout = self.problem.time_limit * (warmup + len(seeds)) + 60
+        timeout = self.problem.limits.shape_timeout(warmup + len(seeds))
         where = f"{kind} shape {shape}"
 
         outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
@@ -233,20 +234,26 @@ class _Session:
             raise Rejected(f"{where}: {failed.message}", failed.line)
         reps, output = _timing(outcome.value, where)
 
-        expected, _ = self._harness(reference, TIME_REPS, payload, timeout)
-        if expected.status != "ok":
-            raise GradingError(f"{self.problem.folder / 'reference.py'}: the reference failed at {where}: "
-                               f"{error_case(1, where, expected, None).message}")
-        reference_reps, reference_output = _timing(expected.value, f"the reference at {where}")
-        comparison = compare(output, reference_output, self.tolerance, names=self.problem.grading.output_names)
+        # Stopped, nothing the solution left running (a thread, a process) can change the output
+        # between its last repetition and the check.
+        with solution.paused():
+            checked, _ = self._harness(reference, CHECK_REPS, {
+                **payload, "solution_output": output, "output_names": list(self.problem.grading.output_names),
+                "tolerance": vars(self.tolerance)}, timeout)
+        if checked.status != "ok":
+            raise GradingError(f"{reference_filename(self.problem)}: the reference failed at {where}: "
+                               f"{error_case(1, where, checked, None).message}")
+        reference_reps, comparison = _checked(checked.value, where)
         if not comparison.ok:
             raise Rejected(f"{where}, the call on seed {seeds[-1]}'s inputs (after {warmup} warm-up call"
                            f"{'s' * (warmup > 1)} on seed {WARMUP_SEED}'s): {comparison.message}")
         result = ShapeResult(shape, kind)
         if timed:
             result.ms = trusted_ms(reps, host_ms, where)
+            device_ms = [d for d, _ in reps if d is not None]
+            result.median_ms, result.stdev_ms = statistics.median(device_ms), statistics.pstdev(device_ms)
             result.throughput = self.throughput(shape, result.ms)
-            result.reference_ms = min(r[0] for r in reference_reps)
+            result.reference_ms = min(r[0] for r in reference_reps if r[0] is not None)
             below_roofline(result, roofline)
         return result
 
@@ -276,6 +283,12 @@ def _timing(value: Any, where: str) -> tuple[list[tuple[float | None, float]], A
         raise Rejected(f"{where}: the solution replaced {', '.join(replaced)}; the benchmark times with its own "
                         f"clocks and refuses a run that patches them")
     return reps, output
+
+
+def _checked(value: Any, where: str) -> tuple[list[tuple[float | None, float]], Comparison]:
+    """The reference worker's answer (trusted code): its repetitions and the comparison it made."""
+    reps, _ = _timing({**value, "output": None, "replaced": []}, f"the reference at {where}")
+    return reps, Comparison(**value["comparison"])
 
 
 def trusted_ms(reps: list[tuple[float | None, float]], host_ms: float, where: str) -> float:
@@ -357,13 +370,18 @@ def bench_to_dict(report: BenchReport) -> dict[str, Any]:
     return {
         "problem": report.problem, "file": report.file, "device": report.device, "unit": report.unit,
         "correct": report.correct, "gate_message": report.gate_message, "line": report.line,
-        "shapes": [{"shape": list(s.shape), "kind": s.kind, "ms": _round(s.ms, 4), "gbps": _round(s.throughput),
+        "shapes": [{"shape": list(s.shape), "kind": s.kind, "ms": _round(s.ms, 4), "median_ms": _round(s.median_ms, 4),
+                    "stdev_ms": _round(s.stdev_ms, 4), "gbps": _round(s.throughput),
                     "reference_ms": _round(s.reference_ms, 4), "check": s.check} for s in report.shapes],
         "geomean_gbps": _round(report.geomean), "roofline_gbps": _round(report.roofline),
         "fraction_of_roofline": _round(report.fraction_of_roofline, 4),
         "reference_gbps": _round(report.reference), "speedup_vs_reference": _round(report.speedup_vs_reference),
         "best_gbps": _round(report.best), "notes": report.notes, "cancelled": report.cancelled,
     }
+
+
+def _or_dash(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
 
 
 def format_bench(report: BenchReport) -> str:
@@ -376,8 +394,9 @@ def format_bench(report: BenchReport) -> str:
         lines.append(f"correct: {report.gate_message} ({checked})")
     timed = [s for s in report.shapes if s.ms is not None]
     if timed:
-        lines.append(f"  {'shape':<16}{'ms':>10}{unit:>12}{'reference ms':>15}")
-        lines += [f"  {str(s.shape):<16}{s.ms:>10.3f}{s.throughput:>12.1f}{s.reference_ms:>15.3f}" for s in timed]
+        lines.append(f"  {'shape':<16}{'best ms':>10}{'median ms':>12}{'spread':>10}{unit:>12}{'reference ms':>15}")
+        lines += [f"  {str(s.shape):<16}{s.ms:>10.3f}{_or_dash(s.median_ms, '.3f'):>12}"
+                  f"{'±' + _or_dash(s.stdev_ms, '.3f'):>10}{s.throughput:>12.1f}{s.reference_ms:>15.3f}" for s in timed]
     if report.geomean is not None:
         summary = f"geomean {report.geomean:.1f} {unit}"
         if report.roofline:

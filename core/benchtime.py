@@ -1,17 +1,20 @@
-"""The benchmark's timing code, run inside the solution's process (child side of `core/bench.py`).
+"""The benchmark's timing code, run in the workers of `core/bench.py`: the solution's (time_reps) and
+the reference's, which runs trusted code only (check_reps, copy_bandwidth).
 
 The sandbox imports this module before it loads the solution (`SolutionSpec.preload`), so the
-references taken here, to the clocks and to the problem's input maker, are the real ones even if
-the solution replaces them later; after timing, every replacement is reported and the parent
-rejects the run. Nothing here is taken on trust by the parent: it checks the last output against
-the reference on the same seed, the device times against its own wall clock, and the throughput
-against the device's copy bandwidth. What this module adds is timing that a solution cannot
-silently redirect by monkeypatching.
+references taken here, to the clocks, to the problem's input maker and to what a repetition calls,
+are the real ones even if the solution replaces them later; after timing, every replacement is
+reported and the grader rejects the run. Nothing the solution's process reports is taken on trust:
+the grader checks the device times against its own wall clock and the throughput against the
+device's copy bandwidth, and the reference's worker checks the last output.
 
 The protocol is the seed verifier's: warm-up calls on one throwaway input set (so shape-keyed JIT
 and autotuning caches are not penalised), then every timed repetition on freshly made inputs with
-its own seed, each call bracketed by CUDA events and a device synchronisation. The last output is
-sent back for the check; the expected outputs never enter this process.
+its own seed, each call bracketed by CUDA events, after an L2 flush and a device synchronisation.
+The last output stays where it was made: on CUDA only IPC handles to it leave the solution's
+process, and the reference's worker compares it on the GPU with the reference's own output for the
+same inputs. The expected outputs never enter the solution's process, and no gigabytes go through
+a pipe.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ _Event = torch.cuda.Event
 _EVENT_METHODS = {name: getattr(_Event, name)
                   for name in ("__new__", "__init__", "record", "elapsed_time", "synchronize")}
 _empty_cache = torch.cuda.empty_cache
+_empty = torch.empty
+_zero = torch.Tensor.zero_
+DEFAULT_FLUSH_BYTES = 256 << 20  # where the device does not say its L2 size
 
 # The problem's trusted modules (cases.py) are loaded before this one, under the names Problem.module
 # gives them; keep their functions and code objects.
@@ -68,13 +74,19 @@ def _replaced(maker: tuple[Callable[..., Any], Any]) -> list[str]:
     return found
 
 
-def time_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
-    """Warm up, then call `entry` once per seed on fresh inputs.
+def _l2_flush_buffer() -> "torch.Tensor":
+    """A buffer twice the device's L2 cache: writing it before a repetition evicts what the last one
+    left there (GPU MODE's and KernelBench's harnesses do the same)."""
+    l2 = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0)
+    return _empty(2 * l2 if l2 > 0 else DEFAULT_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
-    payload: module and make_inputs (the trusted input maker), shape, device, warmup (calls on the
-    inputs of warmup_seed), seeds (one timed repetition each) and timed (CUDA events; else the
-    repetitions run untimed, as a correctness gate).
-    -> {"reps": [{"device_ms", "wall_ms"}], "output": the last repetition's output, "replaced": [...]}
+
+def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """Warm up, then call `entry` once per seed on fresh inputs. -> reps, the last output, replaced.
+
+    Memory between repetitions follows the seed verifier (everything freed and the cache emptied),
+    so that the figure is comparable with its; the L2 flush and a device-wide synchronisation come
+    before each timed call.
     """
     maker = _maker(payload["module"], payload["make_inputs"])
     make, shape, device, timed = maker[0], tuple(payload["shape"]), payload["device"], payload["timed"]
@@ -87,15 +99,17 @@ def time_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
         for _ in range(payload["warmup"]):
             entry(*warm)
         del warm
+    flush = None
     if timed:
         _synchronize()
         _empty_cache()
+        flush = _l2_flush_buffer()
 
-    reps, output = [], None
-    for seed in payload["seeds"]:
-        output = None  # the previous repetition's output is not kept alive during this one
+    reps, output, seeds = [], None, payload["seeds"]
+    for index, seed in enumerate(seeds):
         args = make(*shape, seed=seed, device=device)
         if timed:
+            _zero(flush)
             _synchronize()
             start, end = _Event(enable_timing=True), _Event(enable_timing=True)
             started = _perf_counter()
@@ -110,9 +124,115 @@ def time_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
             output = entry(*args)
             reps.append({"device_ms": None, "wall_ms": (_perf_counter() - started) * 1e3})
         del args
-        if timed:
-            _empty_cache()
+        if index < len(seeds) - 1:
+            output = None
+            if timed:
+                _empty_cache()
     return {"reps": reps, "output": output, "replaced": _replaced(maker)}
+
+
+def time_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """The solution's side of a shape: its repetitions, and its last output for the trusted check.
+
+    payload: module and make_inputs (the trusted input maker), shape, device, warmup (calls on the
+    inputs of warmup_seed), seeds (one repetition each), timed (CUDA events; else the repetitions
+    run untimed, as a correctness gate).
+    -> {"reps": [{"device_ms", "wall_ms"}], "output": the last output, exported, "replaced": [...]}
+    The output stays alive here until the next request: on CUDA what crosses to the grader is only
+    IPC handles to it, which the trusted worker opens while this process is stopped.
+    """
+    global _exported
+    _exported = None
+    result = _run_reps(entry, payload)
+    _exported = result["output"]
+    result["output"] = export_output(_exported)
+    return result
+
+
+def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """The trusted side of a shape, in the reference's worker: the reference's own repetitions (timed
+    like the solution's, for the speed-up) on the same seeds, and the solution's last output compared
+    with the reference's last, where both are (on the GPU for a CUDA run).
+
+    payload: time_reps's, plus solution_output (as time_reps exported it), tolerance (compare.Tolerance's
+    fields) and output_names. -> {"reps", "comparison": compare.Comparison's fields}
+    """
+    from .compare import Comparison, Tolerance, compare
+
+    try:
+        actual = import_output(payload["solution_output"])
+    except (TypeError, ValueError, KeyError, RuntimeError) as error:
+        failed = Comparison(False, f"the solution's output could not be read ({type(error).__name__}: {error})")
+        return {"reps": [], "comparison": vars(failed)}
+    result = _run_reps(entry, payload)
+    comparison = compare(actual, result["output"], Tolerance(**payload["tolerance"]),
+                         names=tuple(payload["output_names"]))
+    del actual, result["output"]
+    if payload["timed"]:
+        _empty_cache()
+    return {"reps": result["reps"], "comparison": vars(comparison)}
+
+
+# -- the last output, across processes ----------------------------------------------------------
+
+_exported: Any = None  # the solution's last output, kept alive while the grader checks it
+IPC = "__kata_cuda_ipc__"
+DTYPES = {str(dtype).removeprefix("torch."): dtype for dtype in (
+    torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
+    torch.int8, torch.uint8, torch.bool)}
+
+
+def export_output(value: Any) -> Any:
+    """A CUDA tensor becomes the handles another process opens it by (torch.multiprocessing's CUDA IPC);
+    everything else is sent as it is (small: the CPU gate's shapes)."""
+    if type(value) is torch.Tensor and value.is_cuda and value.dtype in DTYPES.values():
+        from torch.multiprocessing.reductions import reduce_tensor
+
+        _, (_, size, stride, offset, _, dtype, device, handle, storage_bytes, storage_offset, _,
+            counter_handle, counter_offset, event_handle, event_sync) = reduce_tensor(value.detach())
+        # Bytes as hex: the grader reads what comes from this process with torch.load(weights_only=True).
+        return {IPC: [list(size), list(stride), offset, str(dtype).removeprefix("torch."), device, handle.hex(),
+                      storage_bytes, storage_offset, counter_handle.hex(), counter_offset,
+                      None if event_handle is None else event_handle.hex(), event_sync]}
+    if isinstance(value, (tuple, list)):
+        exported = [export_output(v) for v in value]
+        return tuple(exported) if isinstance(value, tuple) else exported
+    if isinstance(value, dict) and IPC not in value:
+        return {k: export_output(v) for k, v in value.items()}
+    return value
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
+def import_output(value: Any) -> Any:
+    """export_output's inverse, in the trusted worker. What came from the solution's process is checked
+    field by field before CUDA is asked to open it."""
+    if isinstance(value, dict) and IPC in value:
+        from torch.multiprocessing.reductions import rebuild_cuda_tensor
+
+        (size, stride, offset, dtype, device, handle, storage_bytes, storage_offset, counter_handle,
+         counter_offset, event_handle, event_sync) = value[IPC]
+        ints = [offset, device, storage_bytes, storage_offset, counter_offset, *size, *stride]
+        hexes = [handle, counter_handle] + ([] if event_handle is None else [event_handle])
+        if not all(type(i) is int and i >= 0 for i in ints) or dtype not in DTYPES or \
+                not all(isinstance(h, str) and _is_hex(h) for h in hexes) or type(event_sync) is not bool:
+            raise ValueError("malformed CUDA IPC handles")
+        return rebuild_cuda_tensor(torch.Tensor, torch.Size(size), tuple(stride), offset, torch.UntypedStorage,
+                                   DTYPES[dtype], device, bytes.fromhex(handle), storage_bytes, storage_offset,
+                                   False, bytes.fromhex(counter_handle), counter_offset,
+                                   None if event_handle is None else bytes.fromhex(event_handle), event_sync)
+    if isinstance(value, (tuple, list)):
+        imported = [import_output(v) for v in value]
+        return tuple(imported) if isinstance(value, tuple) else imported
+    if isinstance(value, dict):
+        return {k: import_output(v) for k, v in value.items()}
+    return value
 
 
 def copy_bandwidth(_entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from .problem import Benchmark, Case, Grading, Limits, Problem
+from .limits import Limits
+from .problem import Benchmark, Case, Grading, Problem
 
 BUNDLED = Path(__file__).resolve().parent.parent / "problems"
 VERDICTS = ("accepted", "wrong_answer", "runtime_error", "time_limit_exceeded",
@@ -196,8 +197,10 @@ def _shared_fields(fields: _Fields, slug: str, source_path: Path) -> dict[str, A
         category=fields.get("category", str, ""),
         tags=fields.strings("tags"),
         limits=Limits(
-            time_s=fields.get("time_limit", float, 5.0, lambda v: v > 0, "a positive number of seconds"),
-            memory_mb=fields.get("memory_limit_mb", int, 512, lambda v: v > 0, "a positive number of MiB"),
+            time_s=fields.get("time_limit", float, Limits.time_s, lambda v: v > 0, "a positive number of seconds"),
+            memory_mb=fields.get("memory_limit_mb", int, Limits.memory_mb, lambda v: v > 0, "a positive number of MiB"),
+            gpu_memory_mb=fields.get("gpu_memory_limit_mb", int, Limits.gpu_memory_mb, lambda v: v > 0,
+                                     "a positive number of MiB"),
         ),
         atol=fields.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
         rtol=fields.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
@@ -214,6 +217,7 @@ def _grading(fields: _Fields) -> Grading:
         mutable=fields.strings("mutable"),
         state=fields.strings("state"),
         output_names=fields.strings("output_names"),
+        device=fields.get("device", str, "cpu", lambda v: v in ("cpu", "cuda"), '"cpu" or "cuda"'),
     )
 
 
@@ -273,11 +277,19 @@ def load_codestar(path: Path) -> Problem:
     return Problem(
         **_shared_fields(fields, fields.get("slug", str), path),
         kind="codestar",
+        grading=Grading(device="cuda" if _is_kernel_problem(data) else "cpu"),
         statement=fields.get("description_md", str, ""),
         reference_source=data["reference_code"],
         starter=fields.get("starter_code", str, ""),
         test_code=data["test_code"],
     )
+
+
+def _is_kernel_problem(data: dict[str, Any]) -> bool:
+    """codestar has no device field: a problem written in Triton, or tagged so, is graded on the GPU."""
+    code = "\n".join(str(data.get(key, "")) for key in ("reference_code", "starter_code"))
+    tags = {str(tag).lower() for tag in data.get("tags") or ()}
+    return re.search(r"^\s*(import|from)\s+triton\b", code, re.M) is not None or bool(tags & {"triton", "cuda"})
 
 
 def expected_verdict(path: Path) -> str | None:

@@ -15,8 +15,14 @@ from typing import Any
 from .compare import Comparison, Tolerance, compare, describe
 from .problem import Problem
 from .results import CaseResult, GradingError, error_case
-from .sandbox.pool import CallResult, CancelToken, SolutionSpec, Worker, WorkerPool
+from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .sandbox.protocol import SolutionSpec
 from .sandbox.wire import sanitize
+from .workers import ReferenceWorker, device_for, solution_spec
+
+# test_code's calls are not known ahead: the worker's CPU-time backstop allows this many (the wall
+# clock decides each call).
+CALLS_BACKSTOP = 16
 
 
 class SolutionFailed(Exception):
@@ -30,8 +36,9 @@ class Cancelled(BaseException):
 class _Session:
     """The solution side of one test_code run: a worker, replaced after a timeout or a crash."""
 
-    def __init__(self, problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None):
-        self.problem, self.spec, self.pool, self.cancel = problem, spec, pool, cancel
+    def __init__(self, problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
+                 device: str):
+        self.problem, self.spec, self.pool, self.cancel, self.device = problem, spec, pool, cancel, device
         self.worker: Worker | None = None
         self.calls: list[CallResult] = []  # since the last recorded case
         self.comparisons: list[Comparison] = []
@@ -42,12 +49,13 @@ class _Session:
             raise Cancelled()
         if self.worker is None or not self.worker.alive:
             self.close()
-            self.worker = self.pool.open(self.spec, self.cancel, load_timeout=self.problem.time_limit)
+            self.worker = self.pool.open(self.spec, self.cancel,
+                                         load_timeout=self.problem.limits.load_timeout(self.spec.cuda))
             self.output.append("".join(self.worker.output_parts))
         if self.worker.load_error is not None:
             outcome = CallResult("error", error=self.worker.load_error)
         else:
-            outcome = self.worker.call(args, kwargs, timeout=self.problem.time_limit)
+            outcome = self.worker.call(args, kwargs, timeout=self.problem.limits.call_timeout(), device=self.device)
             self.output.append(outcome.output)
         if outcome.status == "cancelled":
             raise Cancelled()
@@ -81,8 +89,20 @@ class _CaseLog(list):
         self.session.calls, self.session.comparisons = [], []
 
 
-def run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
+def run(problem: Problem, source: str, filename: str, pool: WorkerPool, cancel: CancelToken | None,
         entry_line: int | None) -> tuple[list[CaseResult], str]:
+    device = device_for(problem, pool)
+    spec = solution_spec(problem, source, filename, calls=CALLS_BACKSTOP, cuda=device == "cuda")
+    if problem.grading.device == "cuda":
+        # A kernel problem's reference runs where the solution does, in a worker of its own.
+        with ReferenceWorker(problem, pool, device, CALLS_BACKSTOP) as reference:
+            return _run(problem, spec, pool, cancel, entry_line, device,
+                        lambda *args, **kwargs: reference("test_code", args, kwargs)[0])
+    return _run(problem, spec, pool, cancel, entry_line, device, _reference_here(problem))
+
+
+def _reference_here(problem: Problem) -> Any:
+    """The reference's entry point, run in this (trusted) process."""
     reference_globals: dict[str, Any] = {"__name__": f"codestar_reference_{problem.slug.replace('-', '_')}"}
     try:
         exec(compile(problem.reference_source, f"{problem.source_path}:reference_code", "exec"), reference_globals)
@@ -91,8 +111,12 @@ def run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelTo
     ref_obj = reference_globals.get(problem.entry_point)
     if not callable(ref_obj):
         raise GradingError(f"{problem.source_path}: reference_code defines no '{problem.entry_point}'")
+    return ref_obj
 
-    session = _Session(problem, spec, pool, cancel)
+
+def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
+         entry_line: int | None, device: str, ref_obj: Any) -> tuple[list[CaseResult], str]:
+    session = _Session(problem, spec, pool, cancel, device)
     log = _CaseLog(session)
     harness = {
         "__name__": f"codestar_test_{problem.slug.replace('-', '_')}",

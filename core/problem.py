@@ -9,13 +9,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
+from .limits import Limits
+
 Comparison = Literal["allclose", "relative_norm"]
-
-
-@dataclass(frozen=True)
-class Limits:
-    time_s: float = 5.0
-    memory_mb: int = 512
+# Where a problem's cases run: "cuda" grades on the GPU where there is one (kernel problems), and on
+# the CPU (Triton through its interpreter) where there is none.
+Device = Literal["cpu", "cuda"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +33,7 @@ class Grading:
     mutable: tuple[str, ...] = ()
     state: tuple[str, ...] = ()
     output_names: tuple[str, ...] = ()
+    device: Device = "cpu"
 
 
 @dataclass(frozen=True)

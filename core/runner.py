@@ -7,6 +7,7 @@ the warm pool, sent only the case inputs) meet in the comparison.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import time
@@ -18,7 +19,8 @@ from . import codestar, static
 from .compare import Comparison, Tolerance, compare
 from .problem import Problem
 from .results import CaseResult, GradingError, RunReport, error_case, verdict_of
-from .sandbox.pool import CallResult, CancelToken, SolutionSpec, Worker, WorkerPool
+from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .workers import ReferenceWorker, device_for, solution_spec
 from .sandbox.wire import sanitize, snapshot
 
 
@@ -39,6 +41,7 @@ class _Case:
 class _Prepared:
     version: tuple
     cases: list[_Case]
+    device: str  # where the cases run
 
 
 def _version(problem: Problem) -> tuple:
@@ -53,17 +56,6 @@ def _holds_state(value: Any) -> bool:
     if isinstance(value, tuple):
         return any(_holds_state(v) for v in value)
     return True
-
-
-def _solution_spec(problem: Problem, source: str, filename: str) -> SolutionSpec:
-    modules = ()
-    if problem.kind == "native" and (problem.folder / "cases.py").is_file():
-        modules = ((problem.module_name("cases"), str(problem.folder / "cases.py")),)
-    return SolutionSpec(
-        source=source, filename=filename, entry_point=problem.entry_point,
-        forbidden_modules=problem.forbidden_modules, forbidden_calls=problem.forbidden_calls,
-        memory_limit_mb=problem.memory_limit_mb,
-        cpu_seconds=int(problem.time_limit * 4 + 30), problem_modules=modules)
 
 
 class Runner:
@@ -91,7 +83,8 @@ class Runner:
                 from error
 
     def prepare(self, problem: Problem) -> list[_Case]:
-        version = _version(problem)
+        device = device_for(problem, self.pool) if problem.grading.device != "cpu" else "cpu"
+        version = (_version(problem), device)
         cached = self._prepared.get(problem.source_path)
         if cached is not None and cached.version == version:
             return cached.cases
@@ -99,30 +92,32 @@ class Runner:
         signature = inspect.signature(reference)
         graded = set(problem.grading.state)
         mutable = set(problem.grading.mutable) | graded
+        inputs = self.case_inputs(problem)
         cases = []
-        for name, args, kwargs in self.case_inputs(problem):
-            try:
-                bound = signature.bind(*args, **kwargs)
-            except TypeError as error:
-                raise GradingError(f"{problem.slug}: case '{name}' does not fit {problem.entry_point}{signature}: "
-                                   f"{error}") from None
-            keys = {}
-            for index, parameter in enumerate(signature.parameters):
-                if parameter in bound.arguments:
-                    keys[index if index < len(args) else parameter] = parameter
-            state_keys = tuple(k for k, p in keys.items() if p in graded)
-            frozen_keys = tuple(k for k, p in keys.items() if p not in mutable and _holds_state(_arg(args, kwargs, k)))
-            ref_args, ref_kwargs = copy.deepcopy((args, kwargs))
-            try:
-                expected = sanitize(reference(*ref_args, **ref_kwargs))
-            except Exception as error:
-                raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
-                                   f"{type(error).__name__}: {error}") from error
-            cases.append(_Case(
-                name, args, kwargs, keys, state_keys, frozen_keys, expected,
-                {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys},
-                {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}))
-        self._prepared[problem.source_path] = _Prepared(version, cases)
+        # A problem graded on a device has its reference run there too, in a worker of its own;
+        # the others' runs here, in the grading process.
+        with (ReferenceWorker(problem, self.pool, device, len(inputs)) if problem.grading.device != "cpu"
+              else contextlib.nullcontext()) as in_worker:
+            for name, args, kwargs in inputs:
+                try:
+                    bound = signature.bind(*args, **kwargs)
+                except TypeError as error:
+                    raise GradingError(f"{problem.slug}: case '{name}' does not fit {problem.entry_point}"
+                                       f"{signature}: {error}") from None
+                keys = {}
+                for index, parameter in enumerate(signature.parameters):
+                    if parameter in bound.arguments:
+                        keys[index if index < len(args) else parameter] = parameter
+                state_keys = tuple(k for k, p in keys.items() if p in graded)
+                frozen_keys = tuple(k for k, p in keys.items()
+                                    if p not in mutable and _holds_state(_arg(args, kwargs, k)))
+                if in_worker is not None:
+                    expected, expected_state = in_worker(name, args, kwargs, state_keys)
+                else:
+                    expected, expected_state = _run_reference(problem, reference, name, args, kwargs, state_keys)
+                cases.append(_Case(name, args, kwargs, keys, state_keys, frozen_keys, expected, expected_state,
+                                   {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}))
+        self._prepared[problem.source_path] = _Prepared(version, cases, device)
         return cases
 
     # -- a run ------------------------------------------------------------------------------
@@ -139,21 +134,22 @@ class Runner:
             if problem.kind == "native":
                 report.cases = [CaseResult(i, c.name, "skipped", message=f"not run: {report.verdict.replace('_', ' ')}")
                                 for i, c in enumerate(self.prepare(problem), 1)]
+        elif problem.kind == "codestar":
+            report.cases, output = codestar.run(problem, source, filename, self.pool, cancel, report.entry_line)
         else:
-            spec = _solution_spec(problem, source, filename)
-            if problem.kind == "codestar":
-                report.cases, output = codestar.run(problem, spec, self.pool, cancel, report.entry_line)
-            else:
-                report.cases, output = self._run_native(problem, spec, cancel, report.entry_line)
+            report.cases, output = self._run_native(problem, source, filename, cancel, report.entry_line)
+        if not report.findings:
             report.output = output
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
 
-    def _run_native(self, problem: Problem, spec: SolutionSpec, cancel: CancelToken | None,
+    def _run_native(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
                     entry_line: int | None) -> tuple[list[CaseResult], str]:
         cases = self.prepare(problem)
+        device = self._prepared[problem.source_path].device
+        spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda")
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
         worker: Worker | None = None
@@ -165,7 +161,7 @@ class Runner:
                 if worker is None or not worker.alive:
                     if worker is not None:
                         worker.close()
-                    worker = self.pool.open(spec, cancel, load_timeout=problem.time_limit)
+                    worker = self.pool.open(spec, cancel, load_timeout=problem.limits.load_timeout(spec.cuda))
                 if worker.load_error is not None:
                     results.append(error_case(index, case.name, CallResult("error", error=worker.load_error),
                                               entry_line))
@@ -174,7 +170,7 @@ class Runner:
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
                 outcome = worker.call(case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys,
-                                      timeout=problem.time_limit)
+                                      timeout=problem.limits.call_timeout(), device=device)
                 output.append(outcome.output)
                 if outcome.status == "cancelled":
                     break
@@ -205,6 +201,17 @@ class Runner:
         return CaseResult(
             index, case.name, "failed" if failed else "passed", outcome.time_ms,
             failed.message if failed else "", entry_line if failed else None, **shown.measures())
+
+
+def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple, kwargs: dict,
+                   state_keys: tuple) -> tuple[Any, dict]:
+    ref_args, ref_kwargs = copy.deepcopy((args, kwargs))
+    try:
+        expected = sanitize(reference(*ref_args, **ref_kwargs))
+    except Exception as error:
+        raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
+                           f"{type(error).__name__}: {error}") from error
+    return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
 
 
 def _arg(args: tuple, kwargs: dict, key: Any) -> Any:

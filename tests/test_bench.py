@@ -146,7 +146,8 @@ def test_a_figure_above_the_copy_roofline_is_impossible():
 def _timed_report(geomean: float) -> BenchReport:
     return BenchReport("quantized-adamw-8bit", "sol.py", "GB/s", device="NVIDIA H200 (CUDA)", correct=True,
                        gate_message="all shapes pass", geomean=geomean, roofline=4000.0, reference=400.0,
-                       shapes=[ShapeResult((146484,), "timed", ms=1.25, throughput=geomean, reference_ms=12.5)])
+                       shapes=[ShapeResult((146484,), "timed", ms=1.25, median_ms=1.3, stdev_ms=0.05,
+                                           throughput=geomean, reference_ms=12.5)])
 
 
 def test_best_figure_per_problem_and_device_is_kept(tmp_path):
@@ -164,8 +165,10 @@ def test_timed_report_as_text_and_json():
     assert "geomean 3000.0 GB/s = 75.0% of the copy roofline 4000.0 GB/s; 7.50x the eager reference" in text
     data = bench.bench_to_dict(report)
     assert (data["fraction_of_roofline"], data["speedup_vs_reference"]) == (0.75, 7.5)
-    assert data["shapes"] == [{"shape": [146484], "kind": "timed", "ms": 1.25, "gbps": 3000.0,
-                               "reference_ms": 12.5, "check": "passed"}]
+    # The best repetition gives the figure; the median and the spread say how steady the runs were.
+    assert "  (146484,)            1.250       1.300    ±0.050      3000.0         12.500" in text
+    assert data["shapes"] == [{"shape": [146484], "kind": "timed", "ms": 1.25, "median_ms": 1.3, "stdev_ms": 0.05,
+                               "gbps": 3000.0, "reference_ms": 12.5, "check": "passed"}]
 
 
 # -- on a GPU --------------------------------------------------------------------------------------

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from infrakata.core.catalog import Catalog
+from infrakata.core.limits import Limits
+from infrakata.core.sandbox.protocol import SolutionSpec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "problems"
 
@@ -45,10 +48,14 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
+def _left_running(pool) -> list[int]:
+    """What runs under the zygote besides the workers it keeps started ahead of need."""
+    return [pid for pid in _descendants(pool._process.pid) if pid not in pool.spares.values()]
+
+
 def assert_nothing_left(pool, timeout: float = 10.0) -> None:
-    zygote = pool._process.pid
     deadline = time.monotonic() + timeout
-    while (left := _descendants(zygote)) and time.monotonic() < deadline:
+    while (left := _left_running(pool)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left, f"processes left running under the zygote: {left}"
 
@@ -173,9 +180,12 @@ def test_nothing_outlives_a_killed_grader(tmp_path):
     import sys
 
     script = ("import sys, time\n"
-              "from infrakata.core.sandbox.pool import WorkerPool, SolutionSpec\n"
+              "from infrakata.core.limits import Limits\n"
+              "from infrakata.core.sandbox.pool import WorkerPool\n"
+              "from infrakata.core.sandbox.protocol import SolutionSpec\n"
               "pool = WorkerPool.shared()\n"
-              "worker = pool.open(SolutionSpec('import time\\ndef f():\\n    time.sleep(600)\\n', 'f.py', 'f'))\n"
+              "worker = pool.open(SolutionSpec('import time\\ndef f():\\n    time.sleep(600)\\n', 'f.py', 'f',\n"
+              "                                Limits().worker(calls=1, cuda=False)))\n"
               "print(pool._process.pid, worker.pid, flush=True)\n"
               "worker.call((), {}, timeout=600)\n")
     grader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
@@ -190,22 +200,16 @@ def test_nothing_outlives_a_killed_grader(tmp_path):
     assert not alive, f"still running after the grader died: {alive}"
 
 
-def test_resident_memory_is_polled_where_cuda_forbids_an_address_space_limit(probe):
-    """With CUDA, RLIMIT_AS cannot apply; the parent watches the worker's resident size instead."""
-    from infrakata.core.runner import Runner
-    from infrakata.core.sandbox.pool import WorkerPool
-
-    pool = WorkerPool()
-    try:
-        pool.wait_ready()
-        pool.info = {**pool.info, "cuda": True}  # what a CUDA machine's zygote reports
-        source = ("import time\ndef scale(x, factor):\n    hog = bytearray(2 << 30)\n    time.sleep(5)\n"
-                  "    return x * factor\n")
-        report = Runner(pool).run(probe, source, "/tmp/solution.py")
-        assert report.verdict == "memory_limit_exceeded"
-        assert "256 MiB resident" in report.cases[0].message
-    finally:
-        pool.close()
+def test_resident_memory_is_polled_in_the_cuda_form_of_the_limit(pool):
+    """With CUDA, RLIMIT_AS cannot apply; the grader watches the worker's resident size instead, over
+    what the worker held before any solution code ran."""
+    limits = replace(Limits(time_s=10.0, memory_mb=256).worker(calls=1, cuda=False), poll_resident=True)
+    source = "import time\ndef hog():\n    hog = bytearray(2 << 30)\n    time.sleep(5)\n"
+    with pool.open(SolutionSpec(source, "/tmp/hog.py", "hog", limits)) as worker:
+        result = worker.call((), {}, timeout=10.0)
+    assert result.status == "memory"
+    assert result.error.message == ("memory limit exceeded: more than 256 MiB resident over the warm worker "
+                                    "(limit 256 MiB of host memory)")
 
 
 def test_a_missing_triton_is_said_plainly(runner, probe):

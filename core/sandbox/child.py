@@ -15,18 +15,22 @@ import os
 import re
 import resource
 import signal
+import socket
 import sys
 import time
 import traceback
 import types
 from typing import Any, Callable, NoReturn
 
+from ..limits import WorkerLimits, resident_bytes
+from .protocol import SolutionSpec
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
 SOLUTION_MODULE = "solution"
-OUTPUT_LIMIT_BYTES = 4 << 20
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+MIB = 1 << 20
+_limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 
 
 class ForbiddenError(ImportError):
@@ -52,19 +56,43 @@ def _vm_size_bytes() -> int | None:
     return None
 
 
-def apply_limits(memory_limit_mb: int, cpu_seconds: int, limit_address_space: bool) -> None:
+def warm_cuda() -> None:
+    """Initialise what a kernel's first call would otherwise pay for: the CUDA context, torch's CUDA
+    libraries (its kernels and cuBLAS) and Triton's driver. Done in a worker started ahead of need."""
+    import torch
+
+    torch.cuda.init()
+    x = torch.ones(8, 8, device="cuda")
+    (x @ x).sum().item()
+    try:
+        from triton.runtime import driver
+
+        driver.active.get_current_device()
+        driver.active.utils  # noqa: B018 - loads (building once, then from Triton's cache) its launcher helpers
+    except Exception as error:  # noqa: BLE001 - a kernel's first call will say what is wrong
+        print(f"kata worker: Triton's CUDA driver did not start: {error}", file=sys.stderr)
+
+
+def apply_limits(limits: WorkerLimits) -> None:
+    """This process's share of the limits (core/limits.py); the grader watches the rest."""
+    global _limits
+    _limits = limits
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # Printing megabytes fails with EFBIG (reported as an output limit) instead of killing the process.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (OUTPUT_LIMIT_BYTES, OUTPUT_LIMIT_BYTES))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
+    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
     # Address-space headroom over what the warm process already maps (torch maps a lot). macOS does
-    # not enforce RLIMIT_AS; there the time limit and the machine's memory are the bounds. CUDA
-    # reserves huge virtual ranges, so with CUDA the parent polls the resident size instead.
+    # not enforce RLIMIT_AS; there the time limit and the machine's memory are the bounds.
     vm_size = _vm_size_bytes()
-    if vm_size is not None and limit_address_space:
-        limit = vm_size + memory_limit_mb * (1 << 20)
+    if vm_size is not None and not limits.poll_resident:
+        limit = vm_size + limits.memory_bytes
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if limits.cuda and limits.gpu_memory_bytes is not None:
+        import torch
+
+        total = torch.cuda.get_device_properties(torch.cuda.current_device()).total_memory
+        torch.cuda.set_per_process_memory_fraction(min(1.0, limits.gpu_memory_bytes / total))
 
 
 def _matches(name: str, forbidden: tuple[str, ...]) -> str | None:
@@ -115,22 +143,51 @@ def error_info(error: BaseException, filename: str) -> dict[str, Any]:
     kind = "exception"
     if isinstance(error, ForbiddenError) or isinstance(error.__cause__ or error.__context__, ForbiddenError):
         kind = "forbidden"
+    elif _is_cuda_out_of_memory(error):
+        kind, message = "memory", _gpu_memory_message(str(error))
     elif isinstance(error, MemoryError) or isinstance(error, RuntimeError) and (
             "can't allocate memory" in str(error) or "not enough memory" in str(error)):
         kind = "memory"
         tried = re.search(r"tried to allocate (\d+) bytes", str(error))
-        message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / 2**20:,.0f} MiB"
+        message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / MIB:,.0f} MiB"
                                              if tried else f" ({message})")
+        if _limits is not None:
+            message += f" (limit {_limits.memory_bytes // MIB} MiB over the warm worker)"
     elif isinstance(error, ModuleNotFoundError) and error.name == "triton":
         message = ("ModuleNotFoundError: Triton is not available here (it exists for Linux on x86-64 only), "
                    "so kernel problems cannot run on this machine")
     elif type(error) is NotImplementedError and not str(error):
         message = "NotImplementedError: the starter's `raise NotImplementedError` is still there; write your solution"
-    elif isinstance(error, OSError) and error.errno == errno.EFBIG:
-        message = f"output limit exceeded: the solution printed more than {OUTPUT_LIMIT_BYTES >> 20} MiB"
+    elif isinstance(error, OSError) and error.errno == errno.EFBIG and _limits is not None:
+        message = f"output limit exceeded: the solution printed more than {_limits.output_bytes // MIB} MiB"
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
     return {"type": type(error).__name__, "message": message, "kind": kind,
             "line": frames[-1].lineno if frames else None, "traceback": "".join(lines)[-4000:]}
+
+
+def _is_cuda_out_of_memory(error: BaseException) -> bool:
+    return type(error).__name__ == "OutOfMemoryError" or (
+        isinstance(error, RuntimeError) and "CUDA out of memory" in str(error))
+
+
+_UNITS = {"B": 1, "KiB": 1 << 10, "MiB": MIB, "GiB": 1 << 30, "TiB": 1 << 40}
+
+
+def _gpu_memory_message(text: str) -> str:
+    """torch's CUDA out-of-memory message, as what was asked for against this worker's limit."""
+    tried = re.search(r"Tried to allocate ([\d.]+) (B|KiB|MiB|GiB|TiB)", text)
+    message = "GPU memory limit exceeded"
+    if tried:
+        message += f": tried to allocate {float(tried.group(1)) * _UNITS[tried.group(2)] / MIB:,.0f} MiB"
+    try:
+        import torch
+
+        message += f" with {torch.cuda.memory_reserved() / MIB:,.0f} MiB already held"
+    except Exception:  # noqa: BLE001 - the numbers are a courtesy
+        pass
+    if _limits is not None and _limits.gpu_memory_bytes is not None:
+        message += f" (limit {_limits.gpu_memory_bytes // MIB} MiB of device memory per worker)"
+    return message
 
 
 def load_module(qualified: str, path: str) -> None:
@@ -140,23 +197,23 @@ def load_module(qualified: str, path: str) -> None:
     spec.loader.exec_module(module)
 
 
-def load_solution(spec: dict[str, Any]) -> tuple[Callable[..., Any] | None, dict[str, Any] | None]:
+def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, dict[str, Any] | None]:
     module = types.ModuleType(SOLUTION_MODULE)
-    module.__file__ = spec["filename"]
-    module.__builtins__ = _guarded_builtins(tuple(spec["forbidden_modules"]), tuple(spec["forbidden_calls"]))
+    module.__file__ = spec.filename
+    module.__builtins__ = _guarded_builtins(spec.forbidden_modules, spec.forbidden_calls)
     sys.modules[SOLUTION_MODULE] = module
     # inspect.getsource (which @triton.jit uses) and tracebacks read lines through linecache: give
     # it the graded source, which may be an unsaved buffer or differ from the file on disk.
-    linecache.cache[spec["filename"]] = (len(spec["source"]), None, spec["source"].splitlines(True), spec["filename"])
+    linecache.cache[spec.filename] = (len(spec.source), None, spec.source.splitlines(True), spec.filename)
     try:
-        code = compile(spec["source"], spec["filename"], "exec", dont_inherit=True)
+        code = compile(spec.source, spec.filename, "exec", dont_inherit=True)
         exec(code, module.__dict__)
     except BaseException as error:  # noqa: BLE001 - the solution's own failure is reported, not raised
-        return None, error_info(error, spec["filename"])
-    entry = module.__dict__.get(spec["entry_point"])
+        return None, error_info(error, spec.filename)
+    entry = module.__dict__.get(spec.entry_point)
     if not callable(entry):
         return None, {"type": "NameError", "kind": "exception", "line": None, "traceback": "",
-                      "message": f"the solution defines no function '{spec['entry_point']}' (the entry point)"}
+                      "message": f"the solution defines no function '{spec.entry_point}' (the entry point)"}
     return entry, None
 
 
@@ -172,8 +229,24 @@ def _respond(fd: int, message: dict[str, Any]) -> None:
     write_frame(fd, payload)
 
 
+def to_device(value: Any, device: str) -> Any:
+    """Case inputs onto the device the problem grades on (they are made on the CPU by the grader)."""
+    import torch
+
+    if isinstance(value, (torch.Tensor, torch.nn.Module)):
+        return value.to(device)
+    if isinstance(value, (tuple, list)):
+        moved = [to_device(v, device) for v in value]
+        return tuple(moved) if isinstance(value, tuple) else moved
+    if isinstance(value, dict):
+        return {k: to_device(v, device) for k, v in value.items()}
+    return value
+
+
 def _call(entry: Callable[..., Any], request: dict[str, Any], filename: str) -> dict[str, Any]:
     args, kwargs = request["args"], request["kwargs"]
+    if request.get("device", "cpu") != "cpu":
+        args, kwargs = to_device((tuple(args), dict(kwargs)), request["device"])
     if request["op"] == "harness":
         module_name, _, function = request["target"].partition(":")
         target = getattr(importlib.import_module(module_name), function)
@@ -194,21 +267,46 @@ def _call(entry: Callable[..., Any], request: dict[str, Any], filename: str) -> 
     return {"status": "ok", "time_ms": elapsed, "value": sanitize(value), "state": state}
 
 
-def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
-    """Entry point in the forked child; never returns."""
+def start_session() -> None:
+    """A worker's first act: a session of its own (killing it kills all it starts), dying with its parent."""
+    os.setsid()
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def run_spare(sock: socket.socket, cuda: bool) -> NoReturn:
+    """A worker started ahead of need: it warms up (CUDA, for a CUDA worker) while nobody waits, then
+    waits for the descriptors of the run it is given and serves it as main() does."""
+    fds: list[int] = []
     try:
-        os.setsid()
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        start_session()
+        if cuda:
+            warm_cuda()
+        _, fds, _, _ = socket.recv_fds(sock, 16, 3)
+    except BaseException:  # noqa: BLE001 - the zygote sees the exit and runs without a spare
+        traceback.print_exc()
+        os._exit(1)
+    sock.close()
+    if len(fds) != 3:  # the zygote let this spare go
+        os._exit(0)
+    main(*fds)
+
+
+def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
+    """A worker's run: limits, the trusted modules, the solution, then its calls. Never returns."""
+    try:
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         os.close(output_fd)
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
         sys.stderr = sys.stdout
-        spec = decode_trusted(read_frame_blocking(to_child))
-        apply_limits(spec["memory_limit_mb"], spec["cpu_seconds"], spec["limit_address_space"])
-        for qualified, path in spec["problem_modules"]:
+        spec: SolutionSpec = decode_trusted(read_frame_blocking(to_child))
+        apply_limits(spec.limits)
+        # Measured before any of the solution's code runs, so the grader can trust it: the baseline of
+        # a CUDA worker's host-memory limit, with CUDA already initialised.
+        _respond(from_child, {"status": "started", "value": resident_bytes()})
+        for qualified, path in spec.problem_modules:
             load_module(qualified, path)
-        for name in spec["preload"]:
+        for name in spec.preload:
             importlib.import_module(name)
         entry, load_error = load_solution(spec)
         _respond(from_child, {"status": "ready" if load_error is None else "error", "error": load_error})
@@ -217,7 +315,7 @@ def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
             if entry is None:
                 _respond(from_child, {"status": "error", "error": load_error})
                 continue
-            _respond(from_child, _call(entry, request, spec["filename"]))
+            _respond(from_child, _call(entry, request, spec.filename))
     except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         traceback.print_exc()
     finally:

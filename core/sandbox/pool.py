@@ -12,6 +12,7 @@ failed to load). Killing a worker kills its whole session; the zygote also kills
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import logging
 import os
@@ -25,30 +26,20 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
+from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, resident_bytes
+from .protocol import SolutionSpec
 from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")
-OUTPUT_KEPT_BYTES = 64 << 10
-RSS_POLL_S = 0.1  # how often a CUDA worker's resident size is checked against its limit
+# The zygote forks, so it must stay single-threaded: BLAS libraries start their thread pools at import.
+PAUSE_WAIT_S = 1.0  # for a stopped worker to be seen stopped
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 class SandboxUnavailable(RuntimeError):
     """Grading cannot run on this platform or the zygote could not start."""
-
-
-@dataclass(frozen=True)
-class SolutionSpec:
-    source: str
-    filename: str
-    entry_point: str
-    forbidden_modules: tuple[str, ...] = ()
-    forbidden_calls: tuple[str, ...] = ()
-    memory_limit_mb: int = 512
-    cpu_seconds: int = 600
-    preload: tuple[str, ...] = ()  # trusted modules imported before the solution (e.g. timing code)
-    problem_modules: tuple[tuple[str, str], ...] = ()  # (module name, path): lets the child unpickle inputs
 
 
 @dataclass(frozen=True)
@@ -101,11 +92,12 @@ class CancelToken:
             self._workers.discard(worker)
 
 
-def _resident_bytes(pid: int) -> int | None:
+def _process_state(pid: int) -> str | None:
+    """The state letter of /proc/PID/stat (T: stopped), None where there is no such process (or no /proc)."""
     try:
-        with open(f"/proc/{pid}/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError):
         return None
 
 
@@ -128,7 +120,7 @@ class Worker:
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
         try:
-            self.pid = pool._fork([to_child_r, from_child_w, self._output.fileno()])
+            self.pid = pool._fork([to_child_r, from_child_w, self._output.fileno()], spec.cuda)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
@@ -136,15 +128,19 @@ class Worker:
         if cancel is not None:
             cancel._attach(self)
         self._rss_limit: int | None = None
-        cuda = bool(pool.info.get("cuda"))
-        ready = self._request({**spec.__dict__, "limit_address_space": not cuda}, load_timeout)
-        if cuda and ready.status == "ready":
-            self._rss_limit = (_resident_bytes(self.pid) or 0) + spec.memory_limit_mb * (1 << 20)
+        self.state = "busy"
+        started = self._request(spec, load_timeout)
+        if started.status == "started" and spec.limits.poll_resident:
+            # The CUDA form of the host-memory limit: resident size over the worker's own, taken once
+            # CUDA was initialised and before any of the solution's code ran.
+            baseline = started.value if isinstance(started.value, int) else resident_bytes(self.pid) or 0
+            self._rss_limit = baseline + spec.limits.memory_bytes
+        ready = self._receive(time.perf_counter(), load_timeout) if started.status == "started" else started
         if ready.status == "ready":
             self.state = "ready"
         else:
-            self.state = "errored"
-            self.load_error = ready.error
+            self.state = "errored" if self.state != "exited" else "exited"
+            self.load_error = ready.error or ErrorInfo("Crashed", "the worker did not start", "crashed")
         log.debug("worker %s: %s", self.pid, self.state)
 
     def __enter__(self) -> "Worker":
@@ -157,15 +153,16 @@ class Worker:
     def alive(self) -> bool:
         return self.state in ("ready", "errored")
 
-    def call(self, args: tuple, kwargs: dict, *, snapshot: tuple = (), timeout: float) -> CallResult:
+    def call(self, args: tuple, kwargs: dict, *, snapshot: tuple = (), timeout: float,
+             device: str = "cpu") -> CallResult:
         return self._request({"op": "call", "args": tuple(args), "kwargs": dict(kwargs),
-                              "snapshot": tuple(snapshot)}, timeout)
+                              "snapshot": tuple(snapshot), "device": device}, timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
         return self._request({"op": "harness", "target": target, "payload": payload, "args": (), "kwargs": {}},
                              timeout)
 
-    def _request(self, message: dict[str, Any], timeout: float) -> CallResult:
+    def _request(self, message: Any, timeout: float) -> CallResult:
         if self.state == "exited":
             return CallResult("crashed", error=ErrorInfo("WorkerExited", "the solution process is gone", "crashed"))
         if self.state == "ready":
@@ -175,6 +172,9 @@ class Worker:
             write_frame(self._to_child, encode_trusted(message))
         except BrokenPipeError:
             return self._died(started)
+        return self._receive(started, timeout)
+
+    def _receive(self, started: float, timeout: float) -> CallResult:
         deadline = started + timeout
         while (frame := self._reader.pop()) is None:
             remaining = deadline - time.perf_counter()
@@ -186,11 +186,13 @@ class Worker:
             readable, _, _ = select.select([self._from_child], [], [], min(remaining, RSS_POLL_S))
             if readable and not self._reader.feed():
                 return self._died(started)
-            if self._rss_limit is not None and (_resident_bytes(self.pid) or 0) > self._rss_limit:
+            if self._rss_limit is not None and (resident_bytes(self.pid) or 0) > self._rss_limit:
                 self.kill()
                 self._wait_exit()
-                return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded ({self.spec.memory_limit_mb} "
-                                                        f"MiB resident over the warm process)", "memory"), started)
+                limit = self.spec.limits.memory_bytes // MIB
+                return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: more than {limit} MiB "
+                                                        f"resident over the warm worker (limit {limit} MiB of host "
+                                                        f"memory)", "memory"), started)
         try:
             response = decode_untrusted(frame)
             status = response["status"]
@@ -235,7 +237,7 @@ class Worker:
         size = os.fstat(self._output.fileno()).st_size
         if size <= self._output_read:
             return ""
-        chunk = os.pread(self._output.fileno(), max(0, min(size - self._output_read, OUTPUT_KEPT_BYTES - kept)),
+        chunk = os.pread(self._output.fileno(), max(0, min(size - self._output_read, OUTPUT_SHOWN_BYTES - kept)),
                          self._output_read)
         text = chunk.decode("utf-8", "replace")
         if size - self._output_read > len(chunk):
@@ -250,6 +252,26 @@ class Worker:
             self.state = "exited"
             log.debug("worker %s: exited (%s)", self.pid, self.exit_code)
         return self.exit_code
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The worker's whole session stopped (SIGSTOP) for the duration: nothing it runs can act."""
+        self._signal(signal.SIGSTOP)
+        deadline = time.monotonic() + PAUSE_WAIT_S
+        while self.state != "exited" and _process_state(self.pid) not in ("T", "t", None) \
+                and time.monotonic() < deadline:  # a signal is delivered asynchronously
+            time.sleep(0.001)
+        try:
+            yield
+        finally:
+            self._signal(signal.SIGCONT)
+
+    def _signal(self, number: int) -> None:
+        if self.state != "exited":
+            try:
+                os.killpg(self.pid, number)
+            except OSError:
+                pass
 
     def kill(self) -> None:
         if self.state == "exited":
@@ -295,6 +317,7 @@ class WorkerPool:
         self._exit_lock = threading.Lock()
         self._forgotten: set[int] = set()  # workers closed without waiting for their exit
         self.info: dict[str, Any] = {}
+        self.spares: dict[bool, int] = {}  # the worker of each kind (CUDA or not) started ahead of need
 
     @classmethod
     def shared(cls) -> "WorkerPool":
@@ -313,10 +336,11 @@ class WorkerPool:
                 return
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
             self._ready.clear()
+            self.spares.clear()
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
-                start_new_session=True)
+                start_new_session=True, env={**os.environ, **SINGLE_THREADED})
             theirs.close()
             self._sock = ours
             threading.Thread(target=self._read_events, args=(ours,), name="kata-zygote", daemon=True).start()
@@ -335,7 +359,12 @@ class WorkerPool:
                 self.info = message
                 self._ready.set()
                 log.info("zygote: ready %s", message)
+            elif "spare" in message:
+                self.spares[bool(message["cuda"])] = message["spare"]
             elif "pid" in message:
+                for cuda, spare in list(self.spares.items()):
+                    if spare == message["pid"]:  # handed out: no longer a spare
+                        del self.spares[cuda]
                 self._pids.put(message["pid"])
             elif "exit" in message:
                 with self._exit_lock:
@@ -362,12 +391,13 @@ class WorkerPool:
             raise SandboxUnavailable("the grading worker pool did not start; see the log for the zygote's error")
         return self.info
 
-    def _fork(self, fds: list[int]) -> int:
+    def _fork(self, fds: list[int], cuda: bool) -> int:
+        request = json.dumps({"op": "fork", "cuda": cuda}).encode()
         for attempt in range(2):
             self.wait_ready()
             with self._fork_lock:
                 try:
-                    socket.send_fds(self._sock, [b'{"op": "fork"}'], fds)
+                    socket.send_fds(self._sock, [request], fds)
                     pid = self._pids.get(timeout=30)
                 except (OSError, AttributeError, queue.Empty):
                     pid = None

@@ -1,10 +1,15 @@
 """The zygote: a warm process (torch, and triton where installed, already imported) that forks one
-fresh copy-on-write child per solution run.
+fresh copy-on-write worker per solution run, and keeps one worker of each kind started ahead of need.
 
-It never runs a torch op (a fork after one deadlocks OpenMP in the child) and never sees expected
-outputs: it only receives descriptors and forks. Protocol over a Unix datagram socket, JSON:
-  grader -> zygote  {"op": "fork"} + 3 descriptors (child's input, child's output, printed output)
-  zygote -> grader  {"ready": ...} once; {"pid": n} per fork; {"exit": n, "code": c} per exit
+It stays single-threaded and free of CUDA, because it forks: it never runs a torch op (a fork after
+one deadlocks OpenMP in the child), asks whether CUDA exists in a throwaway child (NVML and the
+driver start threads), and is started with one-thread BLAS pools. It never sees expected outputs:
+it only receives descriptors and forks. Its messages are in protocol.py.
+
+A spare worker has already done what a run would otherwise wait for: the fork and, for a CUDA
+worker, the CUDA context, torch's CUDA libraries and Triton's driver. A fork request takes the spare
+of its kind (or forks one at once when there is none) and a new spare is started when the zygote
+is next idle.
 """
 
 from __future__ import annotations
@@ -15,10 +20,26 @@ import select
 import signal
 import socket
 import sys
-from typing import NoReturn
+from dataclasses import dataclass
+from typing import Callable, NoReturn
 
 GRADER_POLL_S = 0.5
+IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
+SPARE_FAILURES = 3  # a kind of spare that dies this often before use is no longer started
 
+
+def _probe_cuda() -> bool:
+    """Whether CUDA can be used, asked in a throwaway child so that this process stays free of it."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            import torch
+
+            os._exit(0 if torch.cuda.is_available() else 1)
+        except BaseException:  # noqa: BLE001
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _warm_imports() -> dict[str, object]:
@@ -27,7 +48,7 @@ def _warm_imports() -> dict[str, object]:
     import torch
 
     torch.set_num_threads(1)
-    cuda = torch.cuda.is_available()
+    cuda = _probe_cuda()
     if not cuda:
         # Triton kernels run on CPU tensors through the interpreter; must be set before `import triton`.
         os.environ.setdefault("TRITON_INTERPRET", "1")
@@ -69,32 +90,103 @@ def _idle_imports() -> None:
     import torch.optim  # noqa: F401
 
 
-def serve(sock: socket.socket) -> None:
-    children: set[int] = set()
-    idle_work = [_idle_imports]
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_w, False)
-    signal.set_wakeup_fd(wake_w)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
+@dataclass
+class _Spare:
+    pid: int
+    sock: socket.socket  # the zygote's end: the run's descriptors are sent over it
 
-    grader = os.getppid()
 
-    def leave() -> NoReturn:
+class Zygote:
+    def __init__(self, sock: socket.socket, cuda: bool):
+        self.sock = sock
+        self.kinds = [False, True] if cuda else [False]  # CPU workers; CUDA workers where there is CUDA
+        self.children: set[int] = set()  # handed-out workers, whose exits the grader is told of
+        self.spares: dict[bool, _Spare] = {}
+        self.spare_failures = dict.fromkeys(self.kinds, 0)
+        self.grader = os.getppid()
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        # Imports first (the spares should have them), then a spare of each kind.
+        self.idle_work: list[Callable[[], None]] = [self._refill_spares, _idle_imports]
+
+    # -- workers -----------------------------------------------------------------------------------
+
+    def _fork(self, body: Callable[[], NoReturn]) -> int:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                self.sock.close()
+                os.close(self.wake_r)
+                os.close(self.wake_w)
+                for spare in self.spares.values():
+                    spare.sock.close()
+                body()
+            finally:
+                os._exit(1)
+        return pid
+
+    def _start_spare(self, cuda: bool) -> None:
+        from infrakata.core.sandbox.child import run_spare
+
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+
+        def spare() -> NoReturn:
+            ours.close()
+            run_spare(theirs, cuda)
+
+        pid = self._fork(spare)
+        theirs.close()
+        self.spares[cuda] = _Spare(pid, ours)
+        self.send({"spare": pid, "cuda": cuda})
+
+    def _refill_spares(self) -> None:
+        for cuda in self.kinds:
+            if cuda not in self.spares and self.spare_failures[cuda] < SPARE_FAILURES:
+                self._start_spare(cuda)
+
+    def _worker(self, cuda: bool, fds: list[int]) -> int:
+        """A worker for this run: the spare of its kind, else one forked now."""
+        spare = self.spares.pop(cuda, None)
+        if spare is not None:
+            try:
+                socket.send_fds(spare.sock, [b"run"], fds)
+                return spare.pid
+            except OSError:  # it died before its turn; its exit is reaped as a spare's
+                pass
+            finally:
+                spare.sock.close()
+                self.idle_work.insert(0, self._refill_spares)
+
+        def run() -> NoReturn:
+            from infrakata.core.sandbox.child import main, start_session, warm_cuda
+
+            start_session()
+            if cuda:
+                warm_cuda()
+            main(*fds)
+
+        return self._fork(run)
+
+    # -- the loop ----------------------------------------------------------------------------------
+
+    def leave(self) -> NoReturn:
         """The grader is gone: leave nothing running."""
-        for pid in children:
+        for pid in [*self.children, *(s.pid for s in self.spares.values())]:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
         os._exit(0)
 
-    def send(message: dict) -> None:
+    def send(self, message: dict) -> None:
         try:
-            sock.send(json.dumps(message).encode())
+            self.sock.send(json.dumps(message).encode())
         except OSError:  # ECONNREFUSED: the grader's end is closed
-            leave()
+            self.leave()
 
-    def reap() -> None:
+    def reap(self) -> None:
         while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
@@ -102,53 +194,55 @@ def serve(sock: socket.socket) -> None:
                 return
             if pid == 0:
                 return
-            if pid not in children:
-                continue  # an orphan we killed
-            children.discard(pid)
+            for cuda, spare in list(self.spares.items()):
+                if spare.pid == pid:  # a spare died before its turn
+                    spare.sock.close()
+                    del self.spares[cuda]
+                    self.spare_failures[cuda] += 1
+                    self.idle_work.insert(0, self._refill_spares)
+            if pid not in self.children:
+                continue  # a spare, or an orphan we killed
+            self.children.discard(pid)
             try:
                 os.killpg(pid, signal.SIGKILL)  # whatever the solution started in its session
             except OSError:
                 pass
-            for orphan in _orphans(children):  # and whatever escaped it, now reparented to us
+            spares = {s.pid for s in self.spares.values()}
+            for orphan in _orphans(self.children | spares):  # and whatever escaped it, now reparented to us
                 try:
                     os.kill(orphan, signal.SIGKILL)
                 except OSError:
                     pass
-            send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+            self.send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
 
-    while True:
-        readable, _, _ = select.select([sock, wake_r], [], [], 0.2 if idle_work else GRADER_POLL_S)
-        if os.getppid() != grader:  # reparented: the grader died without closing its socket (SIGKILL, SIGTERM)
-            leave()
-        if not readable and idle_work:
-            idle_work.pop()()
-            continue
-        if wake_r in readable:
-            os.read(wake_r, 4096)
-            reap()
-        if sock in readable:
-            try:
-                data, fds, _, _ = socket.recv_fds(sock, 65536, 8)
-            except OSError:
-                data, fds = b"", []
-            if not data:
-                leave()
-            request = json.loads(data)
-            if request.get("op") == "fork" and len(fds) == 3:
-                pid = os.fork()
-                if pid == 0:
-                    signal.set_wakeup_fd(-1)
-                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                    sock.close()
-                    os.close(wake_r)
-                    os.close(wake_w)
-                    from infrakata.core.sandbox.child import main
-
-                    main(*fds)
-                children.add(pid)
-                send({"pid": pid})
-            for fd in fds:
-                os.close(fd)
+    def serve(self) -> NoReturn:
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        while True:
+            readable, _, _ = select.select([self.sock, self.wake_r], [], [],
+                                           IDLE_AFTER_S if self.idle_work else GRADER_POLL_S)
+            if os.getppid() != self.grader:  # reparented: the grader died without closing its socket
+                self.leave()
+            if not readable and self.idle_work:
+                self.idle_work.pop()()
+                continue
+            if self.wake_r in readable:
+                os.read(self.wake_r, 4096)
+                self.reap()
+            if self.sock in readable:
+                try:
+                    data, fds, _, _ = socket.recv_fds(self.sock, 65536, 8)
+                except OSError:
+                    data, fds = b"", []
+                if not data:
+                    self.leave()
+                request = json.loads(data)
+                if request.get("op") == "fork" and len(fds) == 3:
+                    pid = self._worker(bool(request.get("cuda")) and True in self.kinds, fds)
+                    self.children.add(pid)
+                    self.send({"pid": pid})
+                for fd in fds:
+                    os.close(fd)
 
 
 def main() -> None:
@@ -163,7 +257,7 @@ def main() -> None:
         sock.send(json.dumps({"ready": True, **info}).encode())
     except OSError:  # the grader left while we were importing
         os._exit(0)
-    serve(sock)
+    Zygote(sock, bool(info["cuda"])).serve()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,85 @@
+"""Every limit a solution's process runs under, in one place, and the form each takes on the CPU and
+with CUDA.
+
+A problem sets three (problem.toml or the codestar JSON): `time_limit` (wall seconds per call),
+`memory_limit_mb` (host memory a worker may add over its warm start) and `gpu_memory_limit_mb`
+(device memory a worker may hold; CUDA workers only). Everything else derives from them here.
+
+                 CPU worker                               CUDA worker
+  host memory    RLIMIT_AS: the address space at start    resident size, polled by the grader, over
+                 + the limit (set in the child)           the size once CUDA is initialised
+  device memory  -                                        torch's per-process memory fraction
+  wall time      the grader's clock per call; a worker that overruns it is killed
+  CPU time       RLIMIT_CPU: a backstop behind the wall clock, never what decides
+  output         RLIMIT_FSIZE on the printed-output file
+
+RLIMIT_AS cannot apply to a CUDA process: the driver reserves address space by the terabyte.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+MIB = 1 << 20
+OUTPUT_LIMIT_BYTES = 4 * MIB  # what a solution may print; more fails its case ("output limit exceeded")
+OUTPUT_SHOWN_BYTES = 64 << 10  # what of it a report keeps
+RSS_POLL_S = 0.1  # how often the grader checks a CUDA worker's resident size
+# A CUDA worker is started ahead of need (CUDA context, torch's CUDA libraries, Triton's driver); when
+# a request finds it still starting, this is what that start may take beyond the problem's own limit.
+CUDA_START_S = 20.0
+BENCH_GRACE_S = 60.0  # per benchmark shape, on top of its calls: making fresh inputs, the reference's check
+CPU_BACKSTOP_S = 30  # RLIMIT_CPU over the calls' wall time: the wall clock is what decides
+
+
+@dataclass(frozen=True)
+class WorkerLimits:
+    """What one worker process runs under: sent to the child, which applies its part of them."""
+
+    memory_bytes: int
+    cpu_seconds: int
+    cuda: bool = False  # a worker with CUDA initialised before it is handed its run
+    gpu_memory_bytes: int | None = None  # a CUDA worker's device-memory cap (none for trusted code)
+    # The CUDA form of the host-memory limit: the grader polls the resident size (RLIMIT_AS otherwise).
+    poll_resident: bool = False
+    output_bytes: int = OUTPUT_LIMIT_BYTES
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A problem's limits (the three it sets) and every limit derived from them."""
+
+    time_s: float = 5.0
+    memory_mb: int = 512
+    gpu_memory_mb: int = 4096
+
+    def worker(self, calls: int, cuda: bool, trusted: bool = False) -> WorkerLimits:
+        """The limits of a worker that will make up to `calls` calls, on CUDA or not. A trusted worker
+        (the reference's) is not held to the learner's device-memory limit: the eager reference of a
+        kernel problem materialises what a fused kernel keeps in registers."""
+        return WorkerLimits(
+            memory_bytes=self.memory_mb * MIB,
+            cpu_seconds=int(self.time_s * max(calls, 1)) + CPU_BACKSTOP_S,
+            cuda=cuda,
+            gpu_memory_bytes=self.gpu_memory_mb * MIB if cuda and not trusted else None,
+            poll_resident=cuda)
+
+    def load_timeout(self, cuda: bool) -> float:
+        """Loading a solution (its imports and top-level code), plus a CUDA worker's start."""
+        return self.time_s + (CUDA_START_S if cuda else 0.0)
+
+    def call_timeout(self, calls: int = 1) -> float:
+        return self.time_s * calls
+
+    def shape_timeout(self, calls: int) -> float:
+        """One benchmark shape: its calls, and the inputs made and checked around them."""
+        return self.time_s * calls + BENCH_GRACE_S
+
+
+def resident_bytes(pid: int | str = "self") -> int | None:
+    """A process's resident size (Linux); what the CUDA form of the host-memory limit measures."""
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

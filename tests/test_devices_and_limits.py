@@ -1,0 +1,246 @@
+"""Where a problem's cases run, the limits a worker runs under (their CPU and CUDA forms), the workers
+the zygote keeps started ahead of need, and the benchmark's trusted check of an output.
+
+On a machine without CUDA the CUDA-only tests skip; the CPU tests decide whether the code is right.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import torch
+
+from infrakata.core import benchtime
+from infrakata.core.catalog import Catalog, ProblemError, load_problem
+from infrakata.core.limits import CUDA_START_S, MIB, Limits
+from infrakata.core.runner import Runner
+from infrakata.core.sandbox.pool import WorkerPool
+from infrakata.core.sandbox.protocol import SolutionSpec
+from infrakata.core.workers import device_for
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+CUDA = torch.cuda.is_available()
+HERE = "cuda" if CUDA else "cpu"
+
+
+@pytest.fixture(scope="module")
+def device_probe():
+    catalog = Catalog.load([FIXTURES], include_bundled=False)
+    assert not catalog.errors, catalog.errors
+    return catalog.problems["device-probe"]
+
+
+# -- the limits object ----------------------------------------------------------------------------
+
+def test_limits_take_their_cpu_form_without_cuda():
+    worker = Limits(time_s=2.0, memory_mb=300, gpu_memory_mb=1000).worker(calls=4, cuda=False)
+    assert (worker.cuda, worker.poll_resident, worker.gpu_memory_bytes) == (False, False, None)
+    assert worker.memory_bytes == 300 * MIB
+    assert worker.cpu_seconds > 2.0 * 4  # a backstop behind the wall clock, never what decides
+
+
+def test_limits_take_their_cuda_form_with_cuda():
+    limits = Limits(time_s=2.0, memory_mb=300, gpu_memory_mb=1000)
+    worker = limits.worker(calls=4, cuda=True)
+    assert (worker.cuda, worker.poll_resident, worker.gpu_memory_bytes) == (True, True, 1000 * MIB)
+    assert worker.memory_bytes == 300 * MIB  # host memory means the same on both: over the warm worker
+    assert limits.load_timeout(cuda=True) == limits.load_timeout(cuda=False) + CUDA_START_S
+    # The reference (trusted) is not held to the learner's device-memory limit.
+    assert limits.worker(calls=4, cuda=True, trusted=True).gpu_memory_bytes is None
+
+
+def test_kernel_problems_set_their_device_memory_and_device(catalog):
+    kernels = [p for p in catalog.problems.values() if p.benchmark is not None]
+    assert kernels and all(p.grading.device == "cuda" for p in kernels)
+    adamw = catalog.problems["quantized-adamw-8bit"]
+    assert adamw.limits == Limits(time_s=30.0, memory_mb=2048, gpu_memory_mb=16384)
+    assert catalog.problems["adam-optimizer-memory-bytes"].grading.device == "cpu"
+
+
+@pytest.mark.parametrize("line,message", [
+    ("gpu_memory_limit_mb = 0", "field 'gpu_memory_limit_mb': must be a positive number of MiB, got 0"),
+    ('device = "tpu"', "field 'grading.device': must be \"cpu\" or \"cuda\", got 'tpu'"),
+])
+def test_bad_limits_and_devices_name_the_field_and_line(tmp_path, line, message):
+    folder = tmp_path / "device-probe"
+    folder.mkdir()
+    for path in (FIXTURES / "device-probe").iterdir():
+        (folder / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    toml = (folder / "problem.toml").read_text(encoding="utf-8")
+    toml = toml.replace('device = "cuda"', line) if line.startswith("device") else \
+        toml.replace("memory_limit_mb = 512\n", f"memory_limit_mb = 512\n{line}\n")
+    (folder / "problem.toml").write_text(toml, encoding="utf-8")
+    with pytest.raises(ProblemError) as raised:
+        load_problem(folder)
+    line_number = toml.splitlines().index(line) + 1
+    assert str(raised.value) == f"{folder / 'problem.toml'}:{line_number}: {message}"
+
+
+def test_a_codestar_problem_in_triton_is_graded_on_the_gpu(tmp_path):
+    import json
+
+    seed = json.loads((FIXTURES.parent / "codestar-triton-scale.json").read_text(encoding="utf-8"))
+    assert load_problem(FIXTURES.parent / "codestar-triton-scale.json").grading.device == "cuda"
+    path = tmp_path / "plain.json"
+    path.write_text(json.dumps({**seed, "slug": "plain", "tags": [],
+                                "reference_code": "def scale(x, factor):\n    return x * factor\n",
+                                "starter_code": "def scale(x, factor):\n    raise NotImplementedError\n"}))
+    assert load_problem(path).grading.device == "cpu"
+
+
+# -- where cases run --------------------------------------------------------------------------------
+
+def test_a_device_problem_runs_where_the_machine_has_its_device(pool, device_probe, catalog):
+    assert device_for(device_probe, pool) == HERE
+    assert device_for(catalog.problems["adam-optimizer-memory-bytes"], pool) == "cpu"
+
+
+def test_a_device_problems_inputs_and_reference_are_on_its_device(runner, device_probe):
+    """The solution sees its inputs on the device; the reference ran in a worker of its own there (its
+    own assertion fails in the grading process), and the comparison happens here on plain tensors."""
+    source = ("import torch\n\ndef scale(x, factor):\n"
+              f"    assert x.device.type == {HERE!r}, f'inputs on {{x.device}}'\n"
+              "    return x * factor\n")
+    report = runner.run(device_probe, source, "/tmp/scale.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+    wrong = runner.run(device_probe, source.replace("x * factor", "x * factor + 1e-3"), "/tmp/scale.py")
+    assert wrong.verdict == "wrong_answer" and "out[0]: expected" in wrong.cases[0].message
+
+
+# -- workers started ahead of need -----------------------------------------------------------------
+
+def _wait_for(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def _threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def test_the_zygote_keeps_a_worker_ready_and_is_single_threaded_when_it_forks():
+    pool = WorkerPool()
+    try:
+        info = pool.wait_ready()
+        _wait_for(lambda: False in pool.spares)
+        spare = pool.spares[False]
+        # It forks: a second thread (a BLAS pool, NVML, the CUDA driver) would be copied half-way.
+        assert _threads(pool._process.pid) == 1
+        assert not info["cuda"] or True in pool.spares or _wait_for(lambda: True in pool.spares) is None
+        spec = SolutionSpec("import os\ndef pid():\n    return os.getpid()\n", "/tmp/pid.py", "pid",
+                            Limits().worker(calls=1, cuda=False))
+        with pool.open(spec) as worker:
+            assert worker.pid == spare
+            assert worker.call((), {}, timeout=5.0).value == spare
+        _wait_for(lambda: pool.spares.get(False) not in (None, spare))  # the next one is started
+        assert _threads(pool._process.pid) == 1
+    finally:
+        pool.close()
+
+
+def test_a_paused_worker_runs_nothing_until_it_is_resumed(pool):
+    source = ("import threading, time\nticks = [0]\n"
+              "def spin():\n    while True:\n        ticks[0] += 1\n        time.sleep(0.001)\n"
+              "def start():\n    threading.Thread(target=spin, daemon=True).start()\n"
+              "def count():\n    return ticks[0]\n")
+    spec = SolutionSpec(source, "/tmp/spin.py", "start", Limits(time_s=5.0).worker(calls=3, cuda=False))
+    with pool.open(spec) as worker:
+        worker.call((), {}, timeout=5.0)
+        with worker.paused():
+            states = {open(f"/proc/{worker.pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()[0]
+                      for t in os.listdir(f"/proc/{worker.pid}/task")}
+            assert states == {"T"}  # every thread stopped
+        assert worker.call((), {}, timeout=5.0).status == "ok"  # and going again
+
+
+# -- the benchmark's trusted check ----------------------------------------------------------------
+
+def test_forged_ipc_handles_are_refused_before_cuda_sees_them():
+    forged = {benchtime.IPC: [[4], [1], 0, "float32", 0, "not hex", 16, 0, "", 0, None, False]}
+    with pytest.raises(ValueError, match="malformed CUDA IPC handles"):
+        benchtime.import_output(forged)
+    bad_dtype = replace_at(replace_at(forged, 5, "00ff"), 3, "object")
+    with pytest.raises(ValueError):
+        benchtime.import_output(bad_dtype)
+
+
+def replace_at(forged: dict, index: int, value) -> dict:
+    fields = list(forged[benchtime.IPC])
+    fields[index] = value
+    return {benchtime.IPC: fields}
+
+
+def test_plain_outputs_cross_as_they_are():
+    value = (torch.arange(3), {"m": torch.ones(2)}, 7)
+    assert benchtime.import_output(benchtime.export_output(value))[2] == 7
+    assert torch.equal(benchtime.export_output(value)[1]["m"], torch.ones(2))
+
+
+def test_a_solution_forging_handles_is_rejected_by_the_trusted_check(pool, tmp_path, catalog):
+    """What the solution's process says its output is gets checked in the reference's worker."""
+    from infrakata.core import bench
+
+    path = tmp_path / "forge.py"
+    path.write_text("import torch\n\ndef softmax_rows(x):\n"
+                    f"    return {{{benchtime.IPC!r}: [[1], [1], 0, 'float32', 0, 'x', 4, 0, '', 0, None, 7]}}\n")
+    report = bench.run_benchmark(catalog.problems["fused-row-softmax"], path.read_text(), path, pool, shapes=[])
+    assert not report.correct
+    assert "the solution's output could not be read (ValueError: malformed CUDA IPC handles)" in report.gate_message
+
+
+# -- on a GPU -------------------------------------------------------------------------------------
+
+needs_cuda = pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+
+
+@needs_cuda
+def test_a_kernel_kata_is_accepted_and_rejected_on_cuda(runner, catalog):
+    problem = catalog.problems["quantized-adamw-8bit"]
+    ours = REPO / "kernels" / "adamw8bit.py"
+    report = runner.run(problem, ours.read_text(), ours)
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+    wrong = sorted((problem.folder / "wrong").glob("*.py"))[0]
+    assert runner.run(problem, wrong.read_text(), wrong).verdict != "accepted"
+
+
+@needs_cuda
+def test_gpu_memory_over_the_limit_gets_its_own_verdict(device_probe):
+    small = replace(device_probe, limits=replace(device_probe.limits, gpu_memory_mb=256))
+    source = "import torch\n\ndef scale(x, factor):\n    hog = torch.empty(1 << 30, device='cuda')\n    return x\n"
+    report = Runner(WorkerPool.shared()).run(small, source, "/tmp/hog.py")
+    assert report.verdict == "memory_limit_exceeded"
+    message = report.cases[0].message
+    assert "GPU memory limit exceeded: tried to allocate 4,096 MiB" in message
+    assert "(limit 256 MiB of device memory per worker)" in message
+
+
+@needs_cuda
+def test_host_memory_is_limited_over_a_warm_cuda_worker(device_probe):
+    """A CUDA worker's own start (hundreds of MiB) does not count; what the solution adds does."""
+    source = ("import time\n\ndef scale(x, factor):\n    hog = bytearray(2 << 30)\n    time.sleep(5)\n"
+              "    return x * factor\n")
+    report = Runner(WorkerPool.shared()).run(device_probe, source, "/tmp/hog.py")
+    assert report.verdict == "memory_limit_exceeded"
+    assert "resident over the warm worker (limit 512 MiB of host memory)" in report.cases[0].message
+    honest = Runner(WorkerPool.shared()).run(device_probe, "def scale(x, factor):\n    return x * factor\n",
+                                             "/tmp/scale.py")
+    assert honest.verdict == "accepted"
+
+
+def test_a_codestar_kernel_problem_runs_its_reference_beside_the_solution(runner):
+    """test_code calls ref_obj in the grader; for a kernel problem that call goes to the reference's
+    worker, on the solution's device, and the inputs of user_obj go to that device too."""
+    problem = load_problem(FIXTURES.parent / "codestar-triton-scale.json")
+    solution = problem.reference_source.replace('assert "infrakata.core.runner" not in sys.modules', "assert True")
+    report = runner.run(problem, solution, "/tmp/triton_scale.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+    assert report.total == 3
+    wrong = runner.run(problem, solution.replace("* factor, mask=mask)", "* factor + 1, mask=mask)"), "/tmp/w.py")
+    assert wrong.verdict == "wrong_answer"
