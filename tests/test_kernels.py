@@ -22,6 +22,9 @@ triton = pytest.importorskip("triton", reason="Triton exists for Linux on x86-64
 from infrakata.core.catalog import Catalog  # noqa: E402
 from infrakata.core.compare import compare  # noqa: E402
 from infrakata.core.runner import tolerance_of  # noqa: E402
+import triton.language as tl  # noqa: E402
+
+from infrakata.kernels import adamw8bit  # noqa: E402
 from infrakata.kernels.absmax_quant import blockwise_absmax_quant  # noqa: E402
 from infrakata.kernels.adamw8bit import quantized_adamw_step  # noqa: E402
 from infrakata.kernels.rmsnorm import rmsnorm  # noqa: E402
@@ -68,6 +71,43 @@ def test_adamw_moments_are_bit_exact():
             assert a.dtype == b.dtype and torch.equal(a, b), name
 
 
+@triton.jit
+def _shipped_flags(qmap1_ptr, qmap2_ptr, out_ptr, inv_scale1, inv_scale2, RECIPROCAL: tl.constexpr):
+    tl.store(out_ptr, adamw8bit._is_shipped_map(qmap1_ptr, inv_scale1, True, RECIPROCAL).to(tl.int32))
+    tl.store(out_ptr + 1, adamw8bit._is_shipped_map(qmap2_ptr, inv_scale2, False, RECIPROCAL).to(tl.int32))
+
+
+def _shipped(qmap1, qmap2, reciprocal: bool) -> list[int]:
+    flags = torch.zeros(2, dtype=torch.int32, device=qmap1.device)
+    _shipped_flags[(1,)](qmap1, qmap2, flags, adamw8bit.INV_127_5, adamw8bit.INV_255, RECIPROCAL=reciprocal)
+    return flags.tolist()
+
+
+def test_adamw_kernel_recognises_the_shipped_maps_as_each_device_builds_them():
+    """The kernel computes the maps instead of reading them only where they are, bit for bit, the maps
+    torch builds: with IEEE division on the CPU, through the divisor's fp32 reciprocal on CUDA."""
+    *_, qmap1, qmap2, _ = _inputs(_problem("quantized-adamw-8bit")[1], (1,), 0)
+    on_device = DEVICE == "cuda"
+    assert _shipped(qmap1, qmap2, reciprocal=on_device) == [1, 1]
+    assert _shipped(qmap1, qmap2, reciprocal=not on_device) == [0, 0]  # 126 entries of each differ
+    i = torch.arange(256, dtype=torch.float32, device=DEVICE)
+    t = (i - 127.5) * torch.tensor(adamw8bit.INV_127_5, device=DEVICE)
+    u = i * torch.tensor(adamw8bit.INV_255, device=DEVICE)
+    assert _shipped(t.sign() * t.abs() ** 3, u ** 3, reciprocal=True) == [1, 1]
+
+
+def test_adamw_kernel_reads_any_other_map_and_stays_bit_exact():
+    """A map one ulp off the shipped one is not computed but read, entry by entry."""
+    _, cases, reference = _problem("quantized-adamw-8bit")
+    args = list(_inputs(cases, (3,), 5))
+    args[6] = args[6].clone()
+    args[6][200] = torch.nextafter(args[6][200], torch.tensor(2.0, device=DEVICE))
+    assert _shipped(args[6], args[7], reciprocal=DEVICE == "cuda") == [0, 1]
+    got, want = quantized_adamw_step(*args), reference(*args)
+    for a, b in zip(got[1:], want[1:]):
+        assert torch.equal(a, b)
+
+
 def test_adamw_kernel_edge_blocks_and_hyperparameters():
     """A block whose moment is all zero (absmax clamped, every c = 0), a block where every |c| = 1
     (the map's ends), and non-default hyperparameters at the first step."""
@@ -109,7 +149,8 @@ SIGNATURES = {
              v_absmax_ptr="*fp32", qmap1_ptr="*fp32", qmap2_ptr="*fp32", params_out_ptr="*i16", m_out_ptr="*fp32",
              v_out_ptr="*fp32", m_absmax_out_ptr="*fp32", v_absmax_out_ptr="*fp32", n="i32", beta1="fp32",
              one_minus_beta1="fp32", beta2="fp32", one_minus_beta2="fp32", step_size="fp32", bias2="fp32",
-             decay="fp32", eps="fp32", BLOCK="constexpr"), {"BLOCK": 2048}, False),
+             inv_bias2="fp32", decay="fp32", eps="fp32", inv_scale1="fp32", inv_scale2="fp32", BLOCK="constexpr",
+             RECIPROCAL="constexpr"), {"BLOCK": 2048, "RECIPROCAL": True}, False),
     "softmax._softmax_kernel": (
         dict(x_ptr="*fp32", out_ptr="*fp32", columns="i32", x_stride="i32", out_stride="i32", BLOCK="constexpr"),
         {"BLOCK": 1024}, True),
