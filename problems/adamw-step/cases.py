@@ -1,0 +1,47 @@
+import torch
+
+F32 = torch.float32
+
+
+def _state(seed, shapes, step, gscale=1.0):
+    """Params, grads and a plausible optimizer state after step - 1 steps (zeros at step 1)."""
+    g = torch.Generator().manual_seed(seed)
+    params = [torch.randn(*s, generator=g) for s in shapes]
+    grads = [torch.randn(*s, generator=g) * gscale for s in shapes]
+    if step == 1:
+        ms = [torch.zeros(*s) for s in shapes]
+        vs = [torch.zeros(*s) for s in shapes]
+    else:
+        ms = [torch.randn(*s, generator=g) * 0.1 * gscale for s in shapes]
+        vs = [torch.rand(*s, generator=g) * 0.01 * gscale ** 2 for s in shapes]
+    return params, grads, ms, vs, step
+
+
+def _example():
+    p = [torch.tensor([1.0, -2.0])]
+    g = [torch.tensor([0.5, 0.5])]
+    return p, g, [torch.zeros(2)], [torch.zeros(2)], 1
+
+
+def cases():
+    return [
+        {"name": "example: first step, p [1, -2], g [0.5, 0.5], lr 0.1, wd 0.1",
+         "args": _example(), "kwargs": {"lr": 0.1, "weight_decay": 0.1}},
+        {"name": "first step from zero moments (bias correction 10x and 1000x)",
+         "args": _state(1, [(8, 4), (4,)], 1), "kwargs": {"lr": 1e-3}},
+        {"name": "step 10 with existing moments", "args": _state(2, [(5, 3), (3,)], 10), "kwargs": {"lr": 3e-4}},
+        {"name": "step 5000 (bias corrections near 1)", "args": _state(3, [(16,)], 5000), "kwargs": {"lr": 1e-3}},
+        {"name": "weight_decay 0: plain Adam", "args": _state(4, [(6, 6)], 3), "kwargs": {"lr": 1e-2, "weight_decay": 0.0}},
+        {"name": "LLaMA's betas (0.9, 0.95), eps 1e-5, weight_decay 0.1",
+         "args": _state(5, [(7, 5), (5,)], 20), "kwargs": {"lr": 3e-4, "betas": (0.9, 0.95), "eps": 1e-5, "weight_decay": 0.1}},
+        {"name": "tiny gradients (1e-10) on the first step: eps dominates",
+         "args": _state(6, [(10,)], 1, gscale=1e-10), "kwargs": {"lr": 1e-3}},
+        {"name": "zero gradients and zero moments: only the decay moves p",
+         "args": ([torch.randn(3, 3, generator=torch.Generator().manual_seed(7))], [torch.zeros(3, 3)],
+                  [torch.zeros(3, 3)], [torch.zeros(3, 3)], 1), "kwargs": {"lr": 1e-2, "weight_decay": 0.5}},
+        {"name": "a 0-dim parameter and an empty one among others",
+         "args": ([torch.tensor(2.0), torch.zeros(0, 4), torch.ones(3)], [torch.tensor(-1.0), torch.zeros(0, 4), torch.full((3,), 0.25)],
+                  [torch.tensor(0.1), torch.zeros(0, 4), torch.zeros(3)], [torch.tensor(0.02), torch.zeros(0, 4), torch.full((3,), 1e-3)], 4),
+         "kwargs": {"lr": 1e-2}},
+        {"name": "no parameters", "args": ([], [], [], [], 1)},
+    ]

@@ -1,0 +1,46 @@
+import torch
+
+F32, F16, BF16 = torch.float32, torch.float16, torch.bfloat16
+INF = float("inf")
+
+
+def _grads(seed, shapes, scale=1.0, dtype=F32):
+    g = torch.Generator().manual_seed(seed)
+    return [(torch.randn(*s, generator=g) * scale).to(dtype) for s in shapes]
+
+
+def _example():
+    # The statement's example: norms 5 and 12 -> total 13; clipped to 1 -> coef 1/13.
+    return [torch.tensor([3.0, 4.0]), torch.tensor([[12.0]])]
+
+
+def _huge_entry():
+    # A diverging run: one entry is 1e15. It is the whole norm; after clipping it is max_norm
+    # and every other entry shrinks to ~1e-15. (Its square, 1e30, still fits float32.)
+    grads = _grads(3, [(7,), (3, 5)])
+    grads[1][2, 4] = -1e15
+    return grads
+
+
+def _fp16_overflow():
+    # fp16 gradients of magnitude ~300: each square (~9e4) overflows fp16 (max 65504), but the
+    # norm (~3e3) and the clipped values are representable.
+    g = torch.Generator().manual_seed(4)
+    return [(torch.rand(64, generator=g) * 100 + 250).to(F16), (torch.randn(4, 8, generator=g) * 300).to(F16)]
+
+
+def cases():
+    return [
+        {"name": "example: norms 5 and 12, total 13, max_norm 1", "args": (_example(), 1.0)},
+        {"name": "norm below max_norm: nothing changes (coef clamped to 1)", "args": (_grads(1, [(10,), (4, 4)], 0.01), 1.0)},
+        {"name": "several tensors clipped by one global coefficient", "args": (_grads(2, [(16,), (8, 8), (3, 2, 5)]), 2.0)},
+        {"name": "all-zero gradients: total 0, unchanged, no NaN", "args": ([torch.zeros(5), torch.zeros(2, 3)], 1.0)},
+        {"name": "one entry is -1e15: it is the whole norm", "args": (_huge_entry(), 1.0)},
+        {"name": "fp16 gradients whose squares overflow fp16", "args": (_fp16_overflow(), 1.0)},
+        {"name": "bf16 gradients, max_norm 0.5", "args": (_grads(5, [(32,), (6, 6)], 1.0, BF16), 0.5)},
+        {"name": "norm_type inf: the largest |g|", "args": (_grads(6, [(12,), (5, 5)], 3.0), 1.5, INF)},
+        {"name": "norm_type 1", "args": (_grads(7, [(9,), (2, 7)]), 4.0, 1.0)},
+        {"name": "a single scalar (0-dim) gradient", "args": ([torch.tensor(-8.0)], 2.0)},
+        {"name": "an empty tensor among the gradients", "args": ([torch.zeros(0), torch.tensor([6.0, 8.0])], 5.0)},
+        {"name": "empty list: total 0", "args": ([], 1.0)},
+    ]
