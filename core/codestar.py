@@ -14,8 +14,8 @@ from typing import Any
 
 from .compare import Comparison, Tolerance, compare, describe
 from .problem import Problem
-from .results import CaseResult, GradingError, error_case
-from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .results import CaseResult, GradingError, error_case, not_run_after_timeout
+from .sandbox.pool import CallResult, CancelToken, ErrorInfo, Worker, WorkerPool
 from .sandbox.protocol import SolutionSpec
 from .sandbox.wire import sanitize
 from .workers import ReferenceWorker, device_for, solution_spec
@@ -41,12 +41,18 @@ class _Session:
         self.problem, self.spec, self.pool, self.cancel, self.device = problem, spec, pool, cancel, device
         self.worker: Worker | None = None
         self.calls: list[CallResult] = []  # since the last recorded case
+        self.recorded = 0  # cases test_code has recorded so far
+        self.timed_out: int | None = None  # the case whose call exceeded the time limit: no call after it
         self.comparisons: list[Comparison] = []
         self.output: list[str] = []
 
     def user_obj(self, *args: Any, **kwargs: Any) -> Any:
         if self.cancel is not None and self.cancel.cancelled:
             raise Cancelled()
+        if self.timed_out is not None:
+            message = not_run_after_timeout(self.timed_out)
+            self.calls.append(CallResult("skipped", error=ErrorInfo("NotRun", message, "skipped")))
+            raise SolutionFailed(message)
         if self.worker is None or not self.worker.alive:
             self.close()
             self.worker = self.pool.open(self.spec, self.cancel,
@@ -60,6 +66,8 @@ class _Session:
         if outcome.status == "cancelled":
             raise Cancelled()
         self.calls.append(outcome)
+        if outcome.status == "timeout":
+            self.timed_out = self.recorded + 1  # test_code records a case after its calls
         if outcome.status != "ok":
             raise SolutionFailed(outcome.error.message if outcome.error else outcome.status)
         return outcome.value
@@ -86,6 +94,7 @@ class _CaseLog(list):
     def append(self, item: Any) -> None:
         super().append(item)
         self.details.append((self.session.calls, self.session.comparisons))
+        self.session.recorded += 1
         self.session.calls, self.session.comparisons = [], []
 
 

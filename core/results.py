@@ -93,11 +93,15 @@ def verdict_of(cases: list[CaseResult]) -> str:
     return "accepted" if cases else "wrong_answer"
 
 
+def not_run_after_timeout(case_id: int) -> str:
+    return f"not run: case {case_id} exceeded the time limit; a run stops at its first timeout"
+
+
 def error_case(index: int, name: str, outcome: "CallResult", entry_line: int | None) -> CaseResult:
     """A case that did not produce an output: exception, forbidden, timeout, memory, crash."""
     error = outcome.error
     kind = error.kind if error else outcome.status
-    status = {"timeout": "timeout", "memory": "memory"}.get(kind, "error")
+    status = {"timeout": "timeout", "memory": "memory", "skipped": "skipped"}.get(kind, "error")
     cause = kind if kind in ("crashed", "forbidden") else "exception"
     message = error.message if error else outcome.status
     if error and error.traceback and error.kind in ("exception", "memory", "forbidden"):

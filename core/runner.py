@@ -18,7 +18,7 @@ from typing import Any, Callable
 from . import codestar, static
 from .compare import Comparison, Tolerance, compare
 from .problem import Problem
-from .results import CaseResult, GradingError, RunReport, error_case, verdict_of
+from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .workers import ReferenceWorker, device_for, solution_spec
 from .sandbox.wire import sanitize, snapshot
@@ -175,6 +175,11 @@ class Runner:
                 if outcome.status == "cancelled":
                     break
                 results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
+                if outcome.status == "timeout":
+                    # Every later case would most likely wait out the limit too: the verdict now.
+                    results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
+                                for i, c in enumerate(cases[index:], index + 1)]
+                    break
         finally:
             if worker is not None:
                 worker.close()
