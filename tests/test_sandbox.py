@@ -219,6 +219,7 @@ def test_a_run_stops_at_its_first_timeout(runner, probe):
     elapsed = time.monotonic() - started
     assert report.verdict == "time_limit_exceeded"
     assert [c.status for c in report.cases] == ["timeout"] + ["skipped"] * (report.total - 1) and report.total > 2
+    assert report.cases[0].message == "time limit exceeded (1 s)"
     assert report.cases[1].message == "not run: case 1 exceeded the time limit; a run stops at its first timeout"
     assert elapsed < probe.time_limit + 3.0
 
