@@ -23,7 +23,7 @@ import types
 from typing import Any, Callable, NoReturn
 
 from ..limits import WorkerLimits, resident_bytes
-from .protocol import SolutionSpec
+from .protocol import CallRequest, ErrorInfo, ErrorKind, Reply, SolutionSpec, reply_to_wire
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
 SOLUTION_MODULE = "solution"
@@ -137,10 +137,10 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
     return table
 
 
-def error_info(error: BaseException, filename: str) -> dict[str, Any]:
+def error_info(error: BaseException, filename: str) -> ErrorInfo:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == filename]
     message = f"{type(error).__name__}: {error}"
-    kind = "exception"
+    kind: ErrorKind = "exception"
     if isinstance(error, ForbiddenError) or isinstance(error.__cause__ or error.__context__, ForbiddenError):
         kind = "forbidden"
     elif _is_cuda_out_of_memory(error):
@@ -161,8 +161,8 @@ def error_info(error: BaseException, filename: str) -> dict[str, Any]:
     elif isinstance(error, OSError) and error.errno == errno.EFBIG and _limits is not None:
         message = f"output limit exceeded: the solution printed more than {_limits.output_bytes // MIB} MiB"
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
-    return {"type": type(error).__name__, "message": message, "kind": kind,
-            "line": frames[-1].lineno if frames else None, "traceback": "".join(lines)[-4000:]}
+    return ErrorInfo(type(error).__name__, message, kind, frames[-1].lineno if frames else None,
+                     "".join(lines)[-4000:])
 
 
 def _is_cuda_out_of_memory(error: BaseException) -> bool:
@@ -197,7 +197,7 @@ def load_module(qualified: str, path: str) -> None:
     spec.loader.exec_module(module)
 
 
-def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, dict[str, Any] | None]:
+def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorInfo | None]:
     module = types.ModuleType(SOLUTION_MODULE)
     module.__file__ = spec.filename
     module.__builtins__ = _guarded_builtins(spec.forbidden_modules, spec.forbidden_calls)
@@ -212,20 +212,18 @@ def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, dict[s
         return None, error_info(error, spec.filename)
     entry = module.__dict__.get(spec.entry_point)
     if not callable(entry):
-        return None, {"type": "NameError", "kind": "exception", "line": None, "traceback": "",
-                      "message": f"the solution defines no function '{spec.entry_point}' (the entry point)"}
+        return None, ErrorInfo("NameError", f"the solution defines no function '{spec.entry_point}' (the entry point)")
     return entry, None
 
 
-def _respond(fd: int, message: dict[str, Any]) -> None:
+def _respond(fd: int, reply: Reply) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     try:
-        payload = encode_untrusted(message)
+        payload = encode_untrusted(reply_to_wire(reply))
     except Exception as error:  # noqa: BLE001 - e.g. a tensor that cannot be serialized
-        payload = encode_untrusted({"status": "error", "error": {
-            "type": type(error).__name__, "kind": "exception", "line": None, "traceback": "",
-            "message": f"the solution's output could not be serialized: {error}"}})
+        payload = encode_untrusted(reply_to_wire(Reply("error", error=ErrorInfo(
+            type(error).__name__, f"the solution's output could not be serialized: {error}"))))
     write_frame(fd, payload)
 
 
@@ -243,28 +241,27 @@ def to_device(value: Any, device: str) -> Any:
     return value
 
 
-def _call(entry: Callable[..., Any], request: dict[str, Any], filename: str) -> dict[str, Any]:
-    args, kwargs = request["args"], request["kwargs"]
-    if request.get("device", "cpu") != "cpu":
-        args, kwargs = to_device((tuple(args), dict(kwargs)), request["device"])
-    if request["op"] == "harness":
-        module_name, _, function = request["target"].partition(":")
+def _call(entry: Callable[..., Any], request: CallRequest, filename: str) -> Reply:
+    args, kwargs = request.args, request.kwargs
+    if request.device != "cpu":
+        args, kwargs = to_device((tuple(args), dict(kwargs)), request.device)
+    if request.op == "harness":
+        module_name, _, function = request.target.partition(":")
         target = getattr(importlib.import_module(module_name), function)
-        args, kwargs, call = (entry, request["payload"]), {}, target
+        args, kwargs, call = (entry, request.payload), {}, target
     else:
         call = entry
     start = time.perf_counter()
     try:
         value = call(*args, **kwargs)
     except BaseException as error:  # noqa: BLE001
-        return {"status": "error", "time_ms": (time.perf_counter() - start) * 1e3,
-                "error": error_info(error, filename)}
+        return Reply("error", error=error_info(error, filename), time_ms=(time.perf_counter() - start) * 1e3)
     elapsed = (time.perf_counter() - start) * 1e3
     state = {}
-    for key in request.get("snapshot", ()):
+    for key in request.snapshot:
         arg = kwargs[key] if isinstance(key, str) else args[key]
         state[key] = snapshot(arg)
-    return {"status": "ok", "time_ms": elapsed, "value": sanitize(value), "state": state}
+    return Reply("ok", sanitize(value), state, time_ms=elapsed)
 
 
 def start_session() -> None:
@@ -303,17 +300,17 @@ def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
         apply_limits(spec.limits)
         # Measured before any of the solution's code runs, so the grader can trust it: the baseline of
         # a CUDA worker's host-memory limit, with CUDA already initialised.
-        _respond(from_child, {"status": "started", "value": resident_bytes()})
+        _respond(from_child, Reply("started", resident_bytes()))
         for qualified, path in spec.problem_modules:
             load_module(qualified, path)
         for name in spec.preload:
             importlib.import_module(name)
         entry, load_error = load_solution(spec)
-        _respond(from_child, {"status": "ready" if load_error is None else "error", "error": load_error})
+        _respond(from_child, Reply("ready" if load_error is None else "error", error=load_error))
         while (frame := read_frame_blocking(to_child)) is not None:
-            request = decode_trusted(frame)
+            request: CallRequest = decode_trusted(frame)
             if entry is None:
-                _respond(from_child, {"status": "error", "error": load_error})
+                _respond(from_child, Reply("error", error=load_error))
                 continue
             _respond(from_child, _call(entry, request, spec.filename))
     except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import json
 import logging
 import os
 import queue
@@ -25,11 +24,12 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator
 
 from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, resident_bytes
-from .protocol import SolutionSpec
+from .protocol import (CallRequest, ErrorInfo, Exited, Forked, ForkRequest, Ready, Reply,
+                       SolutionSpec, SpareStarted, decode_event, encode_event, reply_from_wire)
 from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")
@@ -40,15 +40,6 @@ SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM
 
 class SandboxUnavailable(RuntimeError):
     """Grading cannot run on this platform or the zygote could not start."""
-
-
-@dataclass(frozen=True)
-class ErrorInfo:
-    type: str
-    message: str
-    kind: str = "exception"  # exception | forbidden | memory | crashed | timeout | cancelled
-    line: int | None = None
-    traceback: str = ""
 
 
 @dataclass
@@ -155,14 +146,12 @@ class Worker:
 
     def call(self, args: tuple, kwargs: dict, *, snapshot: tuple = (), timeout: float,
              device: str = "cpu") -> CallResult:
-        return self._request({"op": "call", "args": tuple(args), "kwargs": dict(kwargs),
-                              "snapshot": tuple(snapshot), "device": device}, timeout)
+        return self._request(CallRequest("call", tuple(args), dict(kwargs), tuple(snapshot), device), timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
-        return self._request({"op": "harness", "target": target, "payload": payload, "args": (), "kwargs": {}},
-                             timeout)
+        return self._request(CallRequest("harness", target=target, payload=payload), timeout)
 
-    def _request(self, message: Any, timeout: float) -> CallResult:
+    def _request(self, message: SolutionSpec | CallRequest, timeout: float) -> CallResult:
         if self.state == "exited":
             return CallResult("crashed", error=ErrorInfo("WorkerExited", "the solution process is gone", "crashed"))
         if self.state == "ready":
@@ -194,21 +183,16 @@ class Worker:
                                                         f"resident over the warm worker (limit {limit} MiB of host "
                                                         f"memory)", "memory"), started)
         try:
-            response = decode_untrusted(frame)
-            status = response["status"]
+            reply: Reply = reply_from_wire(decode_untrusted(frame))
         except Exception as error:  # noqa: BLE001 - whatever the solution sent, the parent stays safe
             self.kill()
             return self._result("error", ErrorInfo("UnsafeOutput", f"the solution's output could not be read "
                                                    f"safely ({type(error).__name__}: {error})"), started)
         if self.state == "busy":
             self.state = "ready"
-        error = ErrorInfo(**response["error"]) if response.get("error") else None
-        if error is not None and error.kind == "memory":
-            status = "memory"
-        result = self._result(status, error, started)
-        result.value = response.get("value")
-        result.state = response.get("state") or {}
-        result.time_ms = float(response.get("time_ms", result.time_ms))
+        status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
+        result = self._result(status, reply.error, started)
+        result.value, result.state, result.time_ms = reply.value, reply.state, reply.time_ms or result.time_ms
         return result
 
     def _result(self, status: str, error: ErrorInfo | None, started: float) -> CallResult:
@@ -354,25 +338,25 @@ class WorkerPool:
                 data = b""
             if not data:
                 break
-            message = json.loads(data)
-            if "ready" in message:
-                self.info = message
+            event = decode_event(data)
+            if isinstance(event, Ready):
+                self.info = asdict(event)
                 self._ready.set()
-                log.info("zygote: ready %s", message)
-            elif "spare" in message:
-                self.spares[bool(message["cuda"])] = message["spare"]
-            elif "pid" in message:
+                log.info("zygote: ready %s", event)
+            elif isinstance(event, SpareStarted):
+                self.spares[event.cuda] = event.pid
+            elif isinstance(event, Forked):
                 for cuda, spare in list(self.spares.items()):
-                    if spare == message["pid"]:  # handed out: no longer a spare
+                    if spare == event.pid:  # handed out: no longer a spare
                         del self.spares[cuda]
-                self._pids.put(message["pid"])
-            elif "exit" in message:
+                self._pids.put(event.pid)
+            elif isinstance(event, Exited):
                 with self._exit_lock:
-                    if message["exit"] in self._forgotten:
-                        self._forgotten.discard(message["exit"])
+                    if event.pid in self._forgotten:
+                        self._forgotten.discard(event.pid)
                         continue
-                    self._exits[message["exit"]] = message["code"]
-                    self._exit_events.setdefault(message["exit"], threading.Event()).set()
+                    self._exits[event.pid] = event.code
+                    self._exit_events.setdefault(event.pid, threading.Event()).set()
         with self._lock:
             lost = self._sock is sock  # not closed by us
             if lost:
@@ -392,7 +376,7 @@ class WorkerPool:
         return self.info
 
     def _fork(self, fds: list[int], cuda: bool) -> int:
-        request = json.dumps({"op": "fork", "cuda": cuda}).encode()
+        request = encode_event(ForkRequest(cuda))
         for attempt in range(2):
             self.wait_ready()
             with self._fork_lock:

@@ -1,21 +1,36 @@
-"""What crosses the process boundaries of the sandbox: the types both sides import.
+"""Every message that crosses a process boundary of the sandbox, as frozen dataclasses, with their
+encoding in one place. Both sides import this module and nothing else of each other's.
 
-grader -> zygote (Unix datagram socket, JSON): {"op": "fork", "cuda": bool} with three descriptors
-    (the worker's input pipe, its output pipe, its printed-output file)
-zygote -> grader: {"ready": true, "cuda", "triton", "interpret"} once; {"pid"} per fork;
-    {"spare", "cuda"} per worker started ahead of need; {"exit", "code"} per exit of a handed-out worker
-grader -> worker (frames, pickle: the worker trusts its grader): a SolutionSpec, then one request per call
-worker -> grader (frames, torch.save read back with weights_only): {"status": "started",
-    "resident_bytes"} before any solution code runs, {"status": "ready" | "error"} once loaded,
-    then one answer per call
+grader <-> zygote, over a Unix datagram socket, JSON (`encode_event` / `decode_event`):
+    ForkRequest (with three descriptors: the worker's input pipe, its output pipe, its printed-output
+    file); Ready once; Forked per fork; SpareStarted per worker started ahead of need; Exited per
+    exit of a handed-out worker.
+grader -> worker, frames of pickle (the worker trusts its grader): a SolutionSpec, then one
+    CallRequest per call.
+worker -> grader, frames of torch.save read back with torch.load(weights_only=True), so plain data
+    only: one Reply per message (`reply_to_wire` in the worker, `reply_from_wire` in the grader,
+    which validates every field: after the solution's code has run, the worker is untrusted).
+    Started (before any solution code), then ready or error (the solution loaded or not), then one
+    ok or error per call.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, get_args
 
 from ..limits import WorkerLimits
 
+ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
+ReplyStatus = Literal["started", "ready", "ok", "error"]
+
+
+class ProtocolError(ValueError):
+    """A message that does not have the shape of its type: the worker is not to be believed."""
+
+
+# -- grader -> worker ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class SolutionSpec:
@@ -33,3 +48,110 @@ class SolutionSpec:
     @property
     def cuda(self) -> bool:
         return self.limits.cuda
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """One call: the entry point on these arguments, or (op "harness") a trusted harness function
+    `target` ("module:function") given the entry point and `payload`."""
+
+    op: Literal["call", "harness"]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    snapshot: tuple[Any, ...] = ()  # arguments (positions or names) whose state after the call comes back
+    device: str = "cpu"  # where the arguments go before the call
+    target: str = ""
+    payload: Any = None
+
+
+# -- worker -> grader ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    type: str
+    message: str
+    kind: ErrorKind = "exception"
+    line: int | None = None
+    traceback: str = ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: ReplyStatus
+    value: Any = None  # the call's output (sanitised: plain data); for "started", the resident bytes
+    state: dict[Any, Any] = field(default_factory=dict)  # the snapshot arguments after the call
+    error: ErrorInfo | None = None
+    time_ms: float = 0.0
+
+
+def reply_to_wire(reply: Reply) -> dict[str, Any]:
+    return asdict(reply)
+
+
+def _check(condition: bool, what: str) -> None:
+    if not condition:
+        raise ProtocolError(what)
+
+
+def reply_from_wire(raw: Any) -> Reply:
+    """The worker's message, validated field by field."""
+    _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(Reply)}, "not a reply")
+    _check(raw["status"] in get_args(ReplyStatus), f"unknown status {raw['status']!r}")
+    _check(isinstance(raw["state"], dict), "state is not a dict")
+    _check(type(raw["time_ms"]) in (int, float), "time_ms is not a number")
+    error = raw["error"]
+    if error is not None:
+        _check(isinstance(error, dict) and set(error) == {f.name for f in fields(ErrorInfo)}, "malformed error")
+        _check(all(isinstance(error[k], str) for k in ("type", "message", "traceback")), "malformed error text")
+        _check(error["kind"] in get_args(ErrorKind), f"unknown error kind {error['kind']!r}")
+        _check(error["line"] is None or type(error["line"]) is int, "malformed error line")
+        error = ErrorInfo(**error)
+    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]))
+
+
+# -- grader <-> zygote ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ForkRequest:
+    cuda: bool  # a worker with CUDA initialised (where the machine has CUDA)
+
+
+@dataclass(frozen=True)
+class Ready:
+    cuda: bool
+    triton: bool
+    interpret: bool  # Triton runs through its CPU interpreter
+
+
+@dataclass(frozen=True)
+class Forked:
+    pid: int
+
+
+@dataclass(frozen=True)
+class SpareStarted:
+    pid: int
+    cuda: bool
+
+
+@dataclass(frozen=True)
+class Exited:
+    pid: int
+    code: int | None
+
+
+Event = ForkRequest | Ready | Forked | SpareStarted | Exited
+_EVENTS = {cls.__name__: cls for cls in (ForkRequest, Ready, Forked, SpareStarted, Exited)}
+
+
+def encode_event(event: Event) -> bytes:
+    return json.dumps({"event": type(event).__name__, **asdict(event)}).encode()
+
+
+def decode_event(data: bytes) -> Event:
+    try:
+        raw = json.loads(data)
+        cls = _EVENTS[raw.pop("event")]
+        return cls(**raw)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ProtocolError(f"malformed zygote message: {error}") from None

@@ -4,7 +4,7 @@ fresh copy-on-write worker per solution run, and keeps one worker of each kind s
 It stays single-threaded and free of CUDA, because it forks: it never runs a torch op (a fork after
 one deadlocks OpenMP in the child), asks whether CUDA exists in a throwaway child (NVML and the
 driver start threads), and is started with one-thread BLAS pools. It never sees expected outputs:
-it only receives descriptors and forks. Its messages are in protocol.py.
+it only receives descriptors and forks. Its messages are protocol.py's events.
 
 A spare worker has already done what a run would otherwise wait for: the fork and, for a CUDA
 worker, the CUDA context, torch's CUDA libraries and Triton's driver. A fork request takes the spare
@@ -14,7 +14,6 @@ is next idle.
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -22,6 +21,9 @@ import socket
 import sys
 from dataclasses import dataclass
 from typing import Callable, NoReturn
+
+from infrakata.core.sandbox.protocol import (Event, Exited, Forked, ForkRequest, ProtocolError, Ready, SpareStarted,
+                                             decode_event, encode_event)
 
 GRADER_POLL_S = 0.5
 IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
@@ -42,7 +44,7 @@ def _probe_cuda() -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def _warm_imports() -> dict[str, object]:
+def _warm_imports() -> Ready:
     """Import what solutions use, so each fork starts warm. Returns what is available."""
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # is_available() without a CUDA context
     import torch
@@ -60,7 +62,7 @@ def _warm_imports() -> dict[str, object]:
     except ImportError:
         has_triton = False
     import infrakata.core.sandbox.child  # noqa: F401
-    return {"cuda": cuda, "triton": has_triton, "interpret": os.environ.get("TRITON_INTERPRET") == "1"}
+    return Ready(cuda, has_triton, os.environ.get("TRITON_INTERPRET") == "1")
 
 
 def _orphans(known: set[int]) -> list[int]:
@@ -139,7 +141,7 @@ class Zygote:
         pid = self._fork(spare)
         theirs.close()
         self.spares[cuda] = _Spare(pid, ours)
-        self.send({"spare": pid, "cuda": cuda})
+        self.send(SpareStarted(pid, cuda))
 
     def _refill_spares(self) -> None:
         for cuda in self.kinds:
@@ -180,9 +182,9 @@ class Zygote:
                 pass
         os._exit(0)
 
-    def send(self, message: dict) -> None:
+    def send(self, event: Event) -> None:
         try:
-            self.sock.send(json.dumps(message).encode())
+            self.sock.send(encode_event(event))
         except OSError:  # ECONNREFUSED: the grader's end is closed
             self.leave()
 
@@ -213,7 +215,7 @@ class Zygote:
                     os.kill(orphan, signal.SIGKILL)
                 except OSError:
                     pass
-            self.send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+            self.send(Exited(pid, os.waitstatus_to_exitcode(status)))
 
     def serve(self) -> NoReturn:
         signal.set_wakeup_fd(self.wake_w)
@@ -236,11 +238,14 @@ class Zygote:
                     data, fds = b"", []
                 if not data:
                     self.leave()
-                request = json.loads(data)
-                if request.get("op") == "fork" and len(fds) == 3:
-                    pid = self._worker(bool(request.get("cuda")) and True in self.kinds, fds)
+                try:
+                    request = decode_event(data)
+                except ProtocolError:
+                    request = None
+                if isinstance(request, ForkRequest) and len(fds) == 3:
+                    pid = self._worker(request.cuda and True in self.kinds, fds)
                     self.children.add(pid)
-                    self.send({"pid": pid})
+                    self.send(Forked(pid))
                 for fd in fds:
                     os.close(fd)
 
@@ -252,12 +257,12 @@ def main() -> None:
     from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
-    info = _warm_imports()
+    ready = _warm_imports()
     try:
-        sock.send(json.dumps({"ready": True, **info}).encode())
+        sock.send(encode_event(ready))
     except OSError:  # the grader left while we were importing
         os._exit(0)
-    Zygote(sock, bool(info["cuda"])).serve()
+    Zygote(sock, ready.cuda).serve()
 
 
 if __name__ == "__main__":
