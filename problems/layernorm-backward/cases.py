@@ -1,0 +1,36 @@
+import torch
+
+F32, F64 = torch.float32, torch.float64
+
+
+def _random(seed, shape, dtype=F32, offset=0.0, constant_rows=(), zero_grad=False, eps=1e-5):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(*shape, generator=g, dtype=F64) + offset
+    flat = x.view(-1, shape[-1])
+    for r in constant_rows:
+        flat[r] = float(r) - 1.5          # a constant row: var = 0, x_hat = 0
+    d = shape[-1]
+    weight = 1.0 + 0.5 * torch.randn(d, generator=g, dtype=F64)
+    bias = 0.1 * torch.randn(d, generator=g, dtype=F64)
+    grad_out = torch.zeros(*shape, dtype=F64) if zero_grad else torch.randn(*shape, generator=g, dtype=F64)
+    return (x.to(dtype), weight.to(dtype), bias.to(dtype), grad_out.to(dtype), eps)
+
+
+def _example():
+    x = torch.tensor([[1.0, 2.0, 3.0, 4.0]])
+    return (x, torch.ones(4), torch.zeros(4), torch.tensor([[1.0, 0.0, 0.0, 0.0]]), 1e-5)
+
+
+def cases():
+    return [
+        {"name": "example: x [1, 2, 3, 4], grad_out [1, 0, 0, 0]", "args": _example()},
+        {"name": "a constant row (var = 0) among others", "args": _random(1, (4, 16), constant_rows=(2,))},
+        {"name": "every row constant", "args": _random(2, (3, 8), constant_rows=(0, 1, 2))},
+        {"name": "3-D [2, 3, 16]: grad_weight sums over both leading dims", "args": _random(3, (2, 3, 16))},
+        {"name": "d = 1 (x_hat is always 0)", "args": _random(4, (5, 1))},
+        {"name": "rows offset by 1000 (variance by cancellation)", "args": _random(5, (4, 64), offset=1000.0)},
+        {"name": "float64 [8, 64], eps = 1e-6", "args": _random(6, (8, 64), dtype=F64, eps=1e-6)},
+        {"name": "hidden size 768, 16 tokens", "args": _random(7, (16, 768))},
+        {"name": "zero upstream gradient", "args": _random(8, (3, 32), zero_grad=True)},
+        {"name": "no rows ([0, 8]): weight and bias gradients are 0", "args": _random(9, (0, 8))},
+    ]

@@ -1,0 +1,35 @@
+import torch
+
+F32, F16, BF16 = torch.float32, torch.float16, torch.bfloat16
+
+
+def _random(seed, shape, dtype, scale=1.0, eps=1e-6, zero_rows=()):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(*shape, generator=g) * scale
+    for r in zero_rows:
+        x[r] = 0.0
+    w = 1.0 + 0.1 * torch.randn(shape[-1], generator=g)
+    return (x.to(dtype), w.to(dtype), eps)
+
+
+def _tiny_rows():
+    # Rows of magnitude ~1e-4: mean(x**2) ~ 1e-8 is far below eps = 1e-6, which then dominates.
+    x, w, eps = _random(3, (4, 32), BF16)
+    x = (x.float() * torch.tensor([[1e-4], [3e-4], [1e-3], [1.0]])).to(BF16)
+    return (x, w, eps)
+
+
+def cases():
+    return [
+        {"name": "example: [1, 2, 3, 4], weight [1, 1, 0.5, 2]",
+         "args": (torch.tensor([[1.0, 2.0, 3.0, 4.0]]), torch.tensor([1.0, 1.0, 0.5, 2.0]), 1e-6)},
+        {"name": "a zero row (rstd = 1 / sqrt(eps)) among others", "args": _random(1, (3, 8), F32, zero_rows=(1,))},
+        {"name": "eps = 1e-5 (LLaMA 1), float32 [4, 48]", "args": _random(2, (4, 48), F32, eps=1e-5)},
+        {"name": "tiny rows (~1e-4): eps dominates, bf16", "args": _tiny_rows()},
+        {"name": "fp16 values ~500: x ** 2 overflows float16", "args": _random(4, (4, 64), F16, scale=500.0)},
+        {"name": "fp16 with a zero row", "args": _random(5, (3, 40), F16, zero_rows=(2,))},
+        {"name": "bf16 hidden states [2, 5, 256]", "args": _random(6, (2, 5, 256), BF16)},
+        {"name": "bf16 LLaMA-7B width [4, 4096]", "args": _random(7, (4, 4096), BF16, scale=3.0)},
+        {"name": "one feature (d = 1)", "args": _random(8, (5, 1), F32)},
+        {"name": "no rows ([0, 16])", "args": _random(9, (0, 16), BF16)},
+    ]

@@ -1,0 +1,33 @@
+import torch
+
+F32 = torch.float32
+
+
+def _t(values, dtype=F32):
+    return (torch.tensor(values, dtype=dtype),)
+
+
+def _random(seed, shape, mean=0.0, std=1.0, dtype=F32):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(*shape, generator=g, dtype=torch.float64) * std + mean
+    return (x.to(dtype),)
+
+
+# scale = 1/128 exactly (lo = -1, hi = 255/128 - 1), zero point 128: x / scale are exact halves.
+TIES = [-1.0, 0.0, 0.5 / 128, 1.5 / 128, 2.5 / 128, -2.5 / 128, -0.5 / 128, 100.5 / 128, 0.9921875]
+
+
+def cases():
+    return [
+        {"name": "example: scale 1/128, zero point 128", "args": _t([-1.0, 0.0, 2.5 / 128, 0.9921875])},
+        {"name": "exact halves round to even", "args": _t(TIES)},
+        {"name": "all zeros (scale 1.0, zero point 0)", "args": (torch.zeros(3, 4),)},
+        {"name": "constant 2.5 (range [0, 2.5])", "args": (torch.full((5,), 2.5),)},
+        {"name": "all negative (zero point 255)", "args": _t([-2.0, -0.5, -1.25, -0.25])},
+        {"name": "all positive activations [0.5, 3) (zero point 0)", "args": (torch.rand(6, 7, generator=torch.Generator().manual_seed(1)) * 2.5 + 0.5,)},
+        {"name": "tiny range (std 1e-6)", "args": _random(2, (8, 16), std=1e-6)},
+        {"name": "skewed range [-0.3, 5] (post-GELU activations)", "args": (torch.nn.functional.gelu(_random(3, (32, 64), std=2.0)[0]),)},
+        {"name": "single element", "args": _t([-0.75])},
+        {"name": "float16 input [64, 64]", "args": _random(4, (64, 64), mean=0.5, std=1.5, dtype=torch.float16)},
+        {"name": "bfloat16 input [16, 48] with an outlier", "args": (torch.cat([_random(5, (16, 47), std=0.1)[0], torch.full((16, 1), 6.0)], 1).to(torch.bfloat16),)},
+    ]
