@@ -30,6 +30,7 @@ OURS = {
     "fused-row-softmax": "softmax.py",
     "blockwise-absmax-quant": "absmax_quant.py",
     "fused-rmsnorm": "rmsnorm.py",
+    "fused-swiglu": "swiglu.py",
 }
 # A timed shape the interpreter can afford that is past what a "right only on small inputs" cheat
 # handles (2**20 parameters); on CUDA the problem's own timed shapes play this part.
