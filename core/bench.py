@@ -39,6 +39,7 @@ from .compare import Comparison
 from .problem import Problem
 from .results import GradingError, error_case
 from .runner import tolerance_of
+from .limits import COPY_TIMEOUT_S
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .workers import reference_filename, solution_spec
 
@@ -199,7 +200,7 @@ class _Session:
     def _open(self, source: str, filename: str, trusted: bool) -> Worker:
         spec = solution_spec(self.problem, source, filename, calls=self.calls, cuda=self.cuda, preload=PRELOAD,
                              trusted=trusted)
-        return self.pool.open(spec, self.cancel, load_timeout=self.problem.limits.load_timeout(self.cuda))
+        return self.pool.open(spec, self.problem.limits.load_timeout(self.cuda), cancel=self.cancel)
 
     def throughput(self, shape: tuple[int, ...], ms: float) -> float:
         return self.work(*shape) / (ms / 1e3) / UNITS[self.problem.benchmark.unit]
@@ -260,7 +261,7 @@ class _Session:
     def copy_bandwidth(self, reference: Worker) -> tuple[float, str]:
         """The device's copy bandwidth (GB/s) and its name, from the reference's trusted process."""
         outcome, _ = self._harness(reference, COPY_BANDWIDTH, {"bytes": COPY_BYTES, "warmup": WARMUP, "reps": REPS},
-                                   timeout=120)
+                                   timeout=COPY_TIMEOUT_S)
         if outcome.status != "ok":
             raise GradingError(f"measuring the device's copy bandwidth failed: "
                                f"{error_case(1, 'copy', outcome, None).message}")

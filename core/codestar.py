@@ -55,8 +55,8 @@ class _Session:
             raise SolutionFailed(message)
         if self.worker is None or not self.worker.alive:
             self.close()
-            self.worker = self.pool.open(self.spec, self.cancel,
-                                         load_timeout=self.problem.limits.load_timeout(self.spec.cuda))
+            self.worker = self.pool.open(self.spec, self.problem.limits.load_timeout(self.spec.cuda),
+                                         cancel=self.cancel)
             self.output.append("".join(self.worker.output_parts))
         if self.worker.load_error is not None:
             outcome = CallResult("error", error=self.worker.load_error)

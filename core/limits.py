@@ -28,6 +28,7 @@ RSS_POLL_S = 0.1  # how often the grader checks a CUDA worker's resident size
 # A CUDA worker is started ahead of need (CUDA context, torch's CUDA libraries, Triton's driver); when
 # a request finds it still starting, this is what that start may take beyond the problem's own limit.
 CUDA_START_S = 20.0
+COPY_TIMEOUT_S = 120.0  # the benchmark's measurement of the device's copy bandwidth (trusted code)
 BENCH_GRACE_S = 60.0  # per benchmark shape, on top of its calls: making fresh inputs, the reference's check
 CPU_BACKSTOP_S = 30  # RLIMIT_CPU over the calls' wall time: the wall clock is what decides
 

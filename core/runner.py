@@ -161,7 +161,7 @@ class Runner:
                 if worker is None or not worker.alive:
                     if worker is not None:
                         worker.close()
-                    worker = self.pool.open(spec, cancel, load_timeout=problem.limits.load_timeout(spec.cuda))
+                    worker = self.pool.open(spec, problem.limits.load_timeout(spec.cuda), cancel=cancel)
                 if worker.load_error is not None:
                     results.append(error_case(index, case.name, CallResult("error", error=worker.load_error),
                                               entry_line))

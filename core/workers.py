@@ -47,7 +47,7 @@ class ReferenceWorker:
         self.problem, self.device = problem, device
         spec = solution_spec(problem, problem.reference_source, reference_filename(problem), calls=calls,
                              cuda=device == "cuda", trusted=True)
-        self.worker = pool.open(spec, load_timeout=problem.limits.load_timeout(device == "cuda"))
+        self.worker = pool.open(spec, problem.limits.load_timeout(device == "cuda"))
         if self.worker.load_error is not None:
             self.close()
             raise GradingError(f"{reference_filename(problem)}: the reference failed to load: "

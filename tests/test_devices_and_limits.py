@@ -136,7 +136,7 @@ def test_the_zygote_keeps_a_worker_ready_and_is_single_threaded_when_it_forks():
         assert not info["cuda"] or True in pool.spares or _wait_for(lambda: True in pool.spares) is None
         spec = SolutionSpec("import os\ndef pid():\n    return os.getpid()\n", "/tmp/pid.py", "pid",
                             Limits().worker(calls=1, cuda=False))
-        with pool.open(spec) as worker:
+        with pool.open(spec, 10.0) as worker:
             assert worker.pid == spare
             assert worker.call((), {}, timeout=5.0).value == spare
         _wait_for(lambda: pool.spares.get(False) not in (None, spare))  # the next one is started
@@ -151,7 +151,7 @@ def test_a_paused_worker_runs_nothing_until_it_is_resumed(pool):
               "def start():\n    threading.Thread(target=spin, daemon=True).start()\n"
               "def count():\n    return ticks[0]\n")
     spec = SolutionSpec(source, "/tmp/spin.py", "start", Limits(time_s=5.0).worker(calls=3, cuda=False))
-    with pool.open(spec) as worker:
+    with pool.open(spec, 10.0) as worker:
         worker.call((), {}, timeout=5.0)
         with worker.paused():
             states = {open(f"/proc/{worker.pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()[0]

@@ -177,7 +177,7 @@ def test_nothing_outlives_a_killed_grader(tmp_path):
               "from infrakata.core.sandbox.protocol import SolutionSpec\n"
               "pool = WorkerPool.shared()\n"
               "worker = pool.open(SolutionSpec('import time\\ndef f():\\n    time.sleep(600)\\n', 'f.py', 'f',\n"
-              "                                Limits().worker(calls=1, cuda=False)))\n"
+              "                                Limits().worker(calls=1, cuda=False)), 10.0)\n"
               "print(pool._process.pid, worker.pid, flush=True)\n"
               "worker.call((), {}, timeout=600)\n")
     grader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
@@ -197,7 +197,7 @@ def test_resident_memory_is_polled_in_the_cuda_form_of_the_limit(pool):
     what the worker held before any solution code ran."""
     limits = replace(Limits(time_s=10.0, memory_mb=256).worker(calls=1, cuda=False), poll_resident=True)
     source = "import time\ndef hog():\n    hog = bytearray(2 << 30)\n    time.sleep(5)\n"
-    with pool.open(SolutionSpec(source, "/tmp/hog.py", "hog", limits)) as worker:
+    with pool.open(SolutionSpec(source, "/tmp/hog.py", "hog", limits), 10.0) as worker:
         result = worker.call((), {}, timeout=10.0)
     assert result.status == "memory"
     assert result.error.message == ("memory limit exceeded: more than 256 MiB resident over the warm worker "

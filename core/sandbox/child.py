@@ -22,14 +22,13 @@ import traceback
 import types
 from typing import Any, Callable, NoReturn
 
-from ..limits import WorkerLimits, resident_bytes
+from ..limits import MIB, WorkerLimits, resident_bytes
 from .protocol import CallRequest, ErrorInfo, ErrorKind, Reply, SolutionSpec, reply_to_wire
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
 SOLUTION_MODULE = "solution"
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-MIB = 1 << 20
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 
 

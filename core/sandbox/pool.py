@@ -1,7 +1,7 @@
 """The warm worker pool: one zygote per grading process, one fresh child per solution run.
 
     pool = WorkerPool.shared()
-    with pool.open(spec, cancel=token) as worker:
+    with pool.open(spec, problem.limits.load_timeout(spec.cuda), cancel=token) as worker:
         if worker.load_error: ...
         result = worker.call(args, kwargs, snapshot=("model",), timeout=3.0)
 
@@ -417,7 +417,7 @@ class WorkerPool:
             if self._exits.pop(pid, None) is None:
                 self._forgotten.add(pid)
 
-    def open(self, spec: SolutionSpec, cancel: CancelToken | None = None, load_timeout: float = 10.0) -> Worker:
+    def open(self, spec: SolutionSpec, load_timeout: float, *, cancel: CancelToken | None = None) -> Worker:
         return Worker(self, spec, cancel, load_timeout)
 
     def close(self) -> None:
