@@ -244,3 +244,21 @@ def test_a_codestar_kernel_problem_runs_its_reference_beside_the_solution(runner
     assert report.total == 3
     wrong = runner.run(problem, solution.replace("* factor, mask=mask)", "* factor + 1, mask=mask)"), "/tmp/w.py")
     assert wrong.verdict == "wrong_answer"
+
+
+@needs_cuda
+def test_a_cuda_worker_is_ready_before_it_is_needed():
+    """The zygote keeps a worker with CUDA (and Triton) initialised; a kernel kata's run takes it."""
+    pool = WorkerPool()
+    try:
+        assert pool.wait_ready()["cuda"]
+        _wait_for(lambda: True in pool.spares, timeout=120.0)
+        spare = pool.spares[True]
+        spec = SolutionSpec("import torch\ndef f():\n    return torch.cuda.is_initialized()\n", "/tmp/f.py", "f",
+                            Limits().worker(calls=1, cuda=True))
+        with pool.open(spec, 10.0) as worker:
+            assert worker.pid == spare
+            assert worker.call((), {}, timeout=5.0).value is True
+        assert _threads(pool._process.pid) == 1
+    finally:
+        pool.close()
