@@ -33,9 +33,13 @@ from .protocol import (CallRequest, ErrorInfo, Exited, Forked, ForkRequest, Read
 from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")
-# The zygote forks, so it must stay single-threaded: BLAS libraries start their thread pools at import.
-PAUSE_WAIT_S = 1.0  # for a stopped worker to be seen stopped
-SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+ZYGOTE_ENVIRONMENT = {
+    # The zygote forks, so it must stay single-threaded: BLAS libraries start their thread pools at import.
+    "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+    # Triton 3.9 warns on every compile that its default will change; keep today's default, quietly,
+    # so a learner's output shows their own prints.
+    "TRITON_DEFAULT_FP_FUSION": os.environ.get("TRITON_DEFAULT_FP_FUSION", "1"),
+}
 
 
 class SandboxUnavailable(RuntimeError):
@@ -324,7 +328,7 @@ class WorkerPool:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
-                start_new_session=True, env={**os.environ, **SINGLE_THREADED})
+                start_new_session=True, env={**os.environ, **ZYGOTE_ENVIRONMENT})
             theirs.close()
             self._sock = ours
             threading.Thread(target=self._read_events, args=(ours,), name="kata-zygote", daemon=True).start()
