@@ -33,6 +33,7 @@ from .protocol import (CallRequest, ErrorInfo, Exited, Forked, ForkRequest, Read
 from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")
+PAUSE_WAIT_S = 1.0  # for a stopped worker to be seen stopped
 ZYGOTE_ENVIRONMENT = {
     # The zygote forks, so it must stay single-threaded: BLAS libraries start their thread pools at import.
     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
