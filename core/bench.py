@@ -36,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 from . import history, static
 from .compare import Comparison
-from .problem import Problem
+from .problem import Benchmark, Problem
 from .results import GradingError, error_case
 from .runner import tolerance_of
 from .limits import COPY_TIMEOUT_S
@@ -134,7 +134,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                             "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
                             "only): only a solution without Triton can pass the correctness gate")
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
-    session = _Session(problem, pool, cancel, cuda)
+    session = _Session(problem, problem.benchmark, pool, cancel, cuda)
     try:
         with session.open_solution(source, filename) as solution, session.open_reference() as reference:
             if cancel is not None and cancel.cancelled:
@@ -167,10 +167,11 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
         return report
     report.correct = True
     report.gate_message = "all shapes pass" if timed_shapes else "all correctness shapes pass"
-    timed = [s for s in report.shapes if s.throughput is not None]
+    timed = [(s.shape, s.throughput, s.reference_ms) for s in report.shapes
+             if s.throughput is not None and s.reference_ms is not None]
     if timed:
-        report.geomean = geomean([s.throughput for s in timed])
-        report.reference = geomean([session.throughput(s.shape, s.reference_ms) for s in timed])
+        report.geomean = geomean([throughput for _, throughput, _ in timed])
+        report.reference = geomean([session.throughput(shape, reference_ms) for shape, _, reference_ms in timed])
         if workspace is not None:
             report.best = record_best(workspace, report)
     return report
@@ -179,9 +180,10 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
 class _Session:
     """The two workers of one benchmark: the solution, and the reference (trusted code only)."""
 
-    def __init__(self, problem: Problem, pool: WorkerPool, cancel: CancelToken | None, cuda: bool):
-        self.problem, self.pool, self.cancel, self.cuda = problem, pool, cancel, cuda
-        bench = problem.benchmark
+    def __init__(self, problem: Problem, benchmark: Benchmark, pool: WorkerPool, cancel: CancelToken | None,
+                 cuda: bool):
+        self.problem, self.benchmark, self.pool, self.cancel, self.cuda = problem, benchmark, pool, cancel, cuda
+        bench = benchmark
         self.tolerance = tolerance_of(problem)
         self.cases = problem.module("cases")
         for name in (bench.make_inputs, bench.work):
@@ -203,7 +205,7 @@ class _Session:
         return self.pool.open(spec, self.problem.limits.load_timeout(self.cuda), cancel=self.cancel)
 
     def throughput(self, shape: tuple[int, ...], ms: float) -> float:
-        return self.work(*shape) / (ms / 1e3) / UNITS[self.problem.benchmark.unit]
+        return self.work(*shape) / (ms / 1e3) / UNITS[self.benchmark.unit]
 
     def _harness(self, worker: Worker, target: str, payload: dict[str, Any],
                  timeout: float) -> tuple[CallResult, float]:
@@ -223,7 +225,7 @@ class _Session:
         Raises Rejected."""
         timed = self.cuda and kind == "timed"
         warmup = WARMUP if timed else CPU_WARMUP
-        payload = {"module": self.cases.__name__, "make_inputs": self.problem.benchmark.make_inputs,
+        payload = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs,
                    "shape": list(shape), "device": "cuda" if self.cuda else "cpu", "timed": timed,
                    "warmup": warmup, "warmup_seed": WARMUP_SEED, "seeds": seeds}
         timeout = self.problem.limits.shape_timeout(warmup + len(seeds))
@@ -294,17 +296,18 @@ def _checked(value: Any, where: str) -> tuple[list[tuple[float | None, float]], 
 
 def trusted_ms(reps: list[tuple[float | None, float]], host_ms: float, where: str) -> float:
     """The best repetition's device time, once it agrees with the host clocks around it."""
-    device = [d for d, _ in reps]
-    if any(d is None or not math.isfinite(d) or d <= 0 for d in device):
+    timed = [(d, wall) for d, wall in reps if d is not None and math.isfinite(d) and d > 0]
+    if len(timed) != len(reps) or not timed:
         raise Rejected(f"{where}: a repetition reported no positive device time")
-    for d, wall in reps:
+    device = [d for d, _ in timed]
+    for d, wall in timed:
         if d > wall + CLOCK_SLACK_MS:
             raise Rejected(f"{where}: a repetition reported {d:.3f} ms on the device but took {wall:.3f} ms on the "
                             f"host: the timer was tampered with")
     if sum(device) > host_ms:
         raise Rejected(f"{where}: the repetitions reported {sum(device):.3f} ms in all, more than the "
                         f"{host_ms:.3f} ms the grader measured around them")
-    best_device, best_wall = min(device), min(wall for _, wall in reps)
+    best_device, best_wall = min(device), min(wall for _, wall in timed)
     if best_wall > HOST_SLACK_FACTOR * best_device + HOST_SLACK_MS:
         raise Rejected(f"{where}: the call took {best_wall:.3f} ms on the host but only {best_device:.3f} ms on the "
                         f"timed CUDA stream: launch the work on the current stream (work on other streams, or host "
@@ -347,7 +350,7 @@ def record_best(workspace: Path, report: BenchReport) -> float:
                     report.file, time.time()))
         (best,) = db.execute("SELECT geomean FROM bench_best WHERE problem = ? AND device = ?",
                              (report.problem, report.device)).fetchone()
-    return best
+    return float(best)
 
 
 def best_results(workspace: Path, problem: str | None = None) -> list[dict[str, Any]]:
@@ -400,7 +403,7 @@ def format_bench(report: BenchReport) -> str:
                   f"{'±' + _or_dash(s.stdev_ms, '.3f'):>10}{s.throughput:>12.1f}{s.reference_ms:>15.3f}" for s in timed]
     if report.geomean is not None:
         summary = f"geomean {report.geomean:.1f} {unit}"
-        if report.roofline:
+        if report.roofline and report.fraction_of_roofline is not None:
             summary += f" = {100 * report.fraction_of_roofline:.1f}% of the copy roofline {report.roofline:.1f} {unit}"
         summary += f"; {report.speedup_vs_reference:.2f}x the eager reference ({report.reference:.1f} {unit})"
         lines.append(summary)

@@ -109,6 +109,7 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
     for index, seed in enumerate(seeds):
         args = make(*shape, seed=seed, device=device)
         if timed:
+            assert flush is not None
             _zero(flush)
             _synchronize()
             start, end = _Event(enable_timing=True), _Event(enable_timing=True)

@@ -15,8 +15,8 @@ from typing import Any
 from .compare import Comparison, Tolerance, compare, describe
 from .problem import Problem
 from .results import CaseResult, GradingError, error_case, not_run_after_timeout
-from .sandbox.pool import CallResult, CancelToken, ErrorInfo, Worker, WorkerPool
-from .sandbox.protocol import SolutionSpec
+from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .sandbox.protocol import ErrorInfo, SolutionSpec
 from .sandbox.wire import sanitize
 from .workers import ReferenceWorker, device_for, solution_spec
 
@@ -83,7 +83,7 @@ class _Session:
             self.worker = None
 
 
-class _CaseLog(list):
+class _CaseLog(list[Any]):
     """`cases_results`: each appended dict also takes the calls and comparisons made for it."""
 
     def __init__(self, session: _Session):

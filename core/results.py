@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 Verdict = Literal["accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
                   "forbidden", "syntax_error", "crashed"]
 CaseStatus = Literal["passed", "failed", "error", "timeout", "memory", "skipped"]
+Cause = Literal["exception", "crashed", "forbidden"]  # what made a case an error
 
 # The verdict a run gets from its first failing case, by that case's status (crashes are refined below).
 VERDICT_OF_STATUS: dict[str, str] = {
@@ -54,7 +55,7 @@ class CaseResult:
     expected: str | None = None
     actual: str | None = None
     # Refines an "error" status: the solution process died (segfault, os._exit) or used a forbidden module.
-    cause: Literal["exception", "crashed", "forbidden"] = "exception"
+    cause: Cause = "exception"
 
 
 @dataclass
@@ -93,6 +94,9 @@ def verdict_of(cases: list[CaseResult]) -> str:
     return "accepted" if cases else "wrong_answer"
 
 
+_STATUS_OF_ERROR: dict[str, CaseStatus] = {"timeout": "timeout", "memory": "memory", "skipped": "skipped"}
+
+
 def not_run_after_timeout(case_id: int) -> str:
     return f"not run: case {case_id} exceeded the time limit; a run stops at its first timeout"
 
@@ -101,8 +105,8 @@ def error_case(index: int, name: str, outcome: "CallResult", entry_line: int | N
     """A case that did not produce an output: exception, forbidden, timeout, memory, crash."""
     error = outcome.error
     kind = error.kind if error else outcome.status
-    status = {"timeout": "timeout", "memory": "memory", "skipped": "skipped"}.get(kind, "error")
-    cause = kind if kind in ("crashed", "forbidden") else "exception"
+    status = _STATUS_OF_ERROR.get(kind, "error")
+    cause: Cause = "crashed" if kind == "crashed" else "forbidden" if kind == "forbidden" else "exception"
     message = error.message if error else outcome.status
     if error and error.traceback and error.kind in ("exception", "memory", "forbidden"):
         message = f"{message}\n{error.traceback.rstrip()}"

@@ -24,27 +24,30 @@ from .workers import ReferenceWorker, device_for, solution_spec
 from .sandbox.wire import sanitize, snapshot
 
 
+ArgKey = int | str  # an argument by position or by keyword
+
+
 @dataclass
 class _Case:
     name: str
-    args: tuple
-    kwargs: dict
-    keys: dict[Any, str]  # argument key (position or keyword) -> parameter name, for every graded argument
-    state_keys: tuple  # arguments whose state after the call is graded
-    frozen_keys: tuple  # arguments that must come back unchanged
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    keys: dict[ArgKey, str]  # argument key -> parameter name, for every graded argument
+    state_keys: tuple[ArgKey, ...]  # arguments whose state after the call is graded
+    frozen_keys: tuple[ArgKey, ...]  # arguments that must come back unchanged
     expected: Any
-    expected_state: dict
-    originals: dict  # snapshots of the frozen arguments before the call
+    expected_state: dict[ArgKey, Any]
+    originals: dict[ArgKey, Any]  # snapshots of the frozen arguments before the call
 
 
 @dataclass
 class _Prepared:
-    version: tuple
+    version: tuple[Any, ...]
     cases: list[_Case]
     device: str  # where the cases run
 
 
-def _version(problem: Problem) -> tuple:
+def _version(problem: Problem) -> tuple[tuple[str, int], ...]:
     """Changes whenever a file of a native problem changes: the reference cache's key."""
     return tuple((p.name, p.stat().st_mtime_ns) for p in sorted(problem.folder.glob("*")) if p.is_file())
 
@@ -66,12 +69,12 @@ class Runner:
     # -- the trusted side -------------------------------------------------------------------
 
     def reference(self, problem: Problem) -> Callable[..., Any]:
-        entry = getattr(problem.module("reference"), problem.entry_point, None)
+        entry: Callable[..., Any] | None = getattr(problem.module("reference"), problem.entry_point, None)
         if not callable(entry):
             raise GradingError(f"{problem.folder / 'reference.py'}: defines no function '{problem.entry_point}'")
         return entry
 
-    def case_inputs(self, problem: Problem) -> list[tuple[str, tuple, dict]]:
+    def case_inputs(self, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
         if problem.inline_cases:
             return [(c.name, c.args, c.kwargs) for c in problem.inline_cases]
         try:
@@ -208,8 +211,8 @@ class Runner:
             failed.message if failed else "", entry_line if failed else None, **shown.measures())
 
 
-def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple, kwargs: dict,
-                   state_keys: tuple) -> tuple[Any, dict]:
+def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple[Any, ...],
+                   kwargs: dict[str, Any], state_keys: tuple[ArgKey, ...]) -> tuple[Any, dict[ArgKey, Any]]:
     ref_args, ref_kwargs = copy.deepcopy((args, kwargs))
     try:
         expected = sanitize(reference(*ref_args, **ref_kwargs))
@@ -219,7 +222,7 @@ def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, a
     return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
 
 
-def _arg(args: tuple, kwargs: dict, key: Any) -> Any:
+def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:
     return kwargs[key] if isinstance(key, str) else args[key]
 
 

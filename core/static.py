@@ -18,11 +18,9 @@ def _column(lines: list[str], line: int, byte_offset: int) -> int:
     return len(lines[line - 1].encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
 
 
-def _finding(lines: list[str], node: ast.AST, code: str, message: str) -> Finding:
-    end_line = getattr(node, "end_lineno", None) or node.lineno
-    end_offset = getattr(node, "end_col_offset", None)
-    if end_offset is None:
-        end_offset = node.col_offset + 1
+def _finding(lines: list[str], node: ast.expr | ast.stmt | ast.alias, code: str, message: str) -> Finding:
+    end_line = node.end_lineno or node.lineno
+    end_offset = node.end_col_offset if node.end_col_offset is not None else node.col_offset + 1
     return Finding(node.lineno, _column(lines, node.lineno, node.col_offset),
                    end_line, _column(lines, end_line, end_offset), code, message)
 
@@ -35,7 +33,8 @@ def syntax_findings(source: str, filename: str = "<solution>") -> list[Finding]:
         # SyntaxError offsets are already 1-based character columns.
         column = max(error.offset or 1, 1)
         end_line = error.end_lineno or line
-        end_column = error.end_offset if error.end_offset and error.end_offset > column or end_line != line else column + 1
+        end_column = error.end_offset if error.end_offset and (error.end_offset > column or end_line != line) \
+            else column + 1
         return [Finding(line, column, end_line, end_column, "syntax-error", f"SyntaxError: {error.msg}")]
     except ValueError as error:  # e.g. source with NUL bytes
         return [Finding(1, 1, 1, 2, "syntax-error", f"cannot compile: {error}")]

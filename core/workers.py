@@ -17,7 +17,7 @@ from .sandbox.protocol import SolutionSpec
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
                   preload: tuple[str, ...] = (), trusted: bool = False) -> SolutionSpec:
     """A worker for this problem: the learner's solution, or (trusted) its reference."""
-    modules = ()
+    modules: tuple[tuple[str, str], ...] = ()
     if problem.kind == "native" and (problem.folder / "cases.py").is_file():
         modules = ((problem.module_name("cases"), str(problem.folder / "cases.py")),)
     return SolutionSpec(
@@ -53,7 +53,8 @@ class ReferenceWorker:
             raise GradingError(f"{reference_filename(problem)}: the reference failed to load: "
                                f"{self.worker.load_error.message}")
 
-    def __call__(self, name: str, args: tuple, kwargs: dict, state_keys: tuple = ()) -> tuple[Any, dict]:
+    def __call__(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                 state_keys: tuple[int | str, ...] = ()) -> tuple[Any, dict[Any, Any]]:
         """-> (the output, the graded state of `state_keys` after the call)."""
         outcome = self.worker.call(args, kwargs, snapshot=state_keys, device=self.device,
                                    timeout=self.problem.limits.call_timeout())

@@ -68,7 +68,7 @@ def warm_cuda() -> None:
         import triton.language as tl
 
         @triton.jit
-        def first_kernel(x_ptr):
+        def first_kernel(x_ptr):  # type: ignore[no-untyped-def]
             tl.store(x_ptr, 1.0)
 
         # A launch takes Triton's whole path once (driver, compiler and launcher modules, its disk
@@ -114,7 +114,8 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
         if module:
             raise ForbiddenError(f"module '{module}' is forbidden in this problem")
 
-    def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    def guarded_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
+                       level: int = 0) -> types.ModuleType:
         if level == 0:
             check(name)
             for item in fromlist or ():
@@ -123,7 +124,7 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
 
     real_import_module = importlib.import_module
 
-    def guarded_import_module(name, package=None):
+    def guarded_import_module(name: str, package: str | None = None) -> types.ModuleType:
         if sys._getframe(1).f_globals.get("__name__") == SOLUTION_MODULE and not name.startswith("."):
             check(name)
         return real_import_module(name, package)
@@ -198,6 +199,8 @@ def _gpu_memory_message(text: str) -> str:
 
 def load_module(qualified: str, path: str) -> None:
     spec = importlib.util.spec_from_file_location(qualified, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path}: cannot be loaded")
     module = importlib.util.module_from_spec(spec)
     sys.modules[qualified] = module
     spec.loader.exec_module(module)
@@ -206,7 +209,7 @@ def load_module(qualified: str, path: str) -> None:
 def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorInfo | None]:
     module = types.ModuleType(SOLUTION_MODULE)
     module.__file__ = spec.filename
-    module.__builtins__ = _guarded_builtins(spec.forbidden_modules, spec.forbidden_calls)
+    module.__dict__["__builtins__"] = _guarded_builtins(spec.forbidden_modules, spec.forbidden_calls)
     sys.modules[SOLUTION_MODULE] = module
     # inspect.getsource (which @triton.jit uses) and tracebacks read lines through linecache: give
     # it the graded source, which may be an unsaved buffer or differ from the file on disk.
@@ -302,7 +305,10 @@ def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
         os.close(output_fd)
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="replace", closefd=False)
         sys.stderr = sys.stdout
-        spec: SolutionSpec = decode_trusted(read_frame_blocking(to_child))
+        frame = read_frame_blocking(to_child)
+        if frame is None:  # the grader closed the pipe before sending the run
+            os._exit(0)
+        spec: SolutionSpec = decode_trusted(frame)
         apply_limits(spec.limits)
         # Measured before any of the solution's code runs, so the grader can trust it: the baseline of
         # a CUDA worker's host-memory limit, with CUDA already initialised.

@@ -149,7 +149,8 @@ class Worker:
     def alive(self) -> bool:
         return self.state in ("ready", "errored")
 
-    def call(self, args: tuple, kwargs: dict, *, snapshot: tuple = (), timeout: float,
+    def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
+             timeout: float,
              device: str = "cpu") -> CallResult:
         return self._request(CallRequest("call", tuple(args), dict(kwargs), tuple(snapshot), device), timeout)
 
@@ -297,7 +298,7 @@ class WorkerPool:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._fork_lock = threading.Lock()
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
         self._ready = threading.Event()
         self._pids: queue.Queue[int | None] = queue.Queue()
@@ -371,8 +372,8 @@ class WorkerPool:
         self._pids.put(None)
         self._ready.set()
         with self._exit_lock:
-            for event in self._exit_events.values():
-                event.set()
+            for waiter in self._exit_events.values():
+                waiter.set()
 
     def wait_ready(self, timeout: float = 120.0) -> dict[str, Any]:
         self.start()
@@ -386,6 +387,8 @@ class WorkerPool:
             self.wait_ready()
             with self._fork_lock:
                 try:
+                    if self._sock is None:
+                        raise OSError("the zygote's socket is closed")
                     socket.send_fds(self._sock, [request], fds)
                     pid = self._pids.get(timeout=30)
                 except (OSError, AttributeError, queue.Empty):

@@ -22,8 +22,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, NoReturn
 
-from infrakata.core.sandbox.protocol import (Event, Exited, Forked, ForkRequest, ProtocolError, Ready, SpareStarted,
-                                             decode_event, encode_event)
+from .protocol import Event, Exited, Forked, ForkRequest, ProtocolError, Ready, SpareStarted, decode_event, encode_event
 
 GRADER_POLL_S = 0.5
 IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
@@ -61,13 +60,13 @@ def _warm_imports() -> Ready:
         has_triton = True
     except ImportError:
         has_triton = False
-    import infrakata.core.sandbox.child  # noqa: F401
+    from . import child  # noqa: F401 - what every worker runs, imported once here
     return Ready(cuda, has_triton, os.environ.get("TRITON_INTERPRET") == "1")
 
 
 def _orphans(known: set[int]) -> list[int]:
     """Processes reparented to this subreaper after their parent (a solution) died."""
-    me, found = os.getpid(), []
+    me, found = os.getpid(), list[int]()
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -130,7 +129,7 @@ class Zygote:
         return pid
 
     def _start_spare(self, cuda: bool) -> None:
-        from infrakata.core.sandbox.child import run_spare
+        from .child import run_spare
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
 
@@ -162,7 +161,7 @@ class Zygote:
                 self.idle_work.insert(0, self._refill_spares)
 
         def run() -> NoReturn:
-            from infrakata.core.sandbox.child import main, start_session, warm_cuda
+            from .child import main, start_session, warm_cuda
 
             start_session()
             if cuda:
@@ -221,7 +220,7 @@ class Zygote:
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
         while True:
-            readable, _, _ = select.select([self.sock, self.wake_r], [], [],
+            readable, _, _ = select.select([self.sock.fileno(), self.wake_r], [], [],
                                            IDLE_AFTER_S if self.idle_work else GRADER_POLL_S)
             if os.getppid() != self.grader:  # reparented: the grader died without closing its socket
                 self.leave()
@@ -231,7 +230,7 @@ class Zygote:
             if self.wake_r in readable:
                 os.read(self.wake_r, 4096)
                 self.reap()
-            if self.sock in readable:
+            if self.sock.fileno() in readable:
                 try:
                     data, fds, _, _ = socket.recv_fds(self.sock, 65536, 8)
                 except OSError:
@@ -254,7 +253,7 @@ def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     # No parent-death signal here: it fires when the spawning *thread* ends. serve() watches the
     # parent instead.
-    from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, prctl
+    from .child import PR_SET_CHILD_SUBREAPER, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     ready = _warm_imports()
