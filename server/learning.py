@@ -108,10 +108,10 @@ def register(server: KataServer) -> None:
         if tier is not None:
             total = max(len(problem.hints), len(problem.hints_zh))
             actions.append(types.CodeAction(f"kata: show hint {tier} of {total}", command=types.Command(
-                f"kata: show hint {tier} of {total}", HINT, [uri, tier])))
+                f"kata: show hint {tier} of {total}", HINT, arguments=[uri, tier])))
         if learning.solution(problem, workspace).unlocked:
             actions.append(types.CodeAction("kata: show the solution", command=types.Command(
-                "kata: show the solution", SOLUTION, [uri])))
+                "kata: show the solution", SOLUTION, arguments=[uri])))
         return actions or None
 
     @server.command(HINT)

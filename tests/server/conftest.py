@@ -41,7 +41,7 @@ class KataClient(LanguageClient):
         self.benchmarks: list[dict[str, Any]] = []
         self.lens_refreshes = 0
         self.message_requests: list[types.ShowMessageRequestParams] = []
-        self.message_answer: str | None = None  # the action title a request is answered with
+        self.message_answer: str | None = None  # the action title a request is answered with ("*": the first)
         self.root = Path()
         self._news = asyncio.Event()
 
@@ -135,7 +135,7 @@ def _show_message(client: KataClient, params: types.ShowMessageParams) -> None:
 def _show_message_request(client: KataClient, params: types.ShowMessageRequestParams):
     client.message_requests.append(params)
     client.news()
-    return next((a for a in params.actions or [] if a.title == client.message_answer), None)
+    return next((a for a in params.actions or [] if client.message_answer in (a.title, "*")), None)
 
 
 def _progress(client: KataClient, params: types.ProgressParams) -> None:
