@@ -9,8 +9,9 @@ equal inputs).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from .catalog import VERDICTS, ProblemError, expected_verdict
 from .compare import Tolerance, compare
@@ -45,7 +46,7 @@ def _statements(problem: Problem) -> str | None:
     if problem.statement_path is None:
         return "no statement: README.md is missing"
     missing = [name for name, pattern in (("## English", r"^##\s*English"), ("## 中文", r"^##\s*中文"))
-               if not re.search(pattern, problem.statement, re.M)]
+               if not re.search(pattern, problem.statement, re.MULTILINE)]
     return f"README.md has no {' and no '.join(missing)} section" if missing else None
 
 

@@ -21,9 +21,9 @@ from rich.markup import escape
 
 from . import history, learning
 from .catalog import Catalog, ProblemError
-from .config import Settings, find_workspace, load_settings
+from .config import find_workspace, load_settings
 from .learning import LearningError, starter_file_name, write_starter  # noqa: F401 - re-exported
-from .matching import NoMatch, match_problem
+from .matching import match_problem
 from .problem import Problem
 from .results import GradingError
 

@@ -6,9 +6,9 @@ per-user one when `workspace` is None), as in history.py.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from . import history
 from .problem import Problem

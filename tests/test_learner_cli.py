@@ -28,7 +28,7 @@ def kata(tmp_path: Path):
     def run(*args: str, cwd: Path = tmp_path, stdin: str | None = None) -> subprocess.CompletedProcess:
         env = {**os.environ, "XDG_DATA_HOME": str(data), "COLUMNS": "200"}
         return subprocess.run([str(KATA), "--problems", str(FIXTURES), *args], capture_output=True, text=True,
-                              cwd=cwd, env=env, timeout=240, input=stdin)
+                              cwd=cwd, env=env, timeout=240, input=stdin, check=False)
 
     run.data = data
     return run

@@ -4,8 +4,8 @@ and code lenses, run a lens. The editor is driven by kata.lua; skipped where nvi
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,14 +49,14 @@ def test_neovim_shows_kata_diagnostics_and_lenses_after_a_save(tmp_path: Path):
 def _recipe(markdown: str, section: str) -> str:
     """The first ```lua block after a heading of docs/NEOVIM.md."""
     after = markdown[markdown.index(f"## {section}"):]
-    return re.search(r"```lua\n(.*?)```", after, re.S).group(1)
+    return re.search(r"```lua\n(.*?)```", after, re.DOTALL).group(1)
 
 
 def test_the_documented_neovim_07_recipe_works_as_written(tmp_path: Path):
     docs = (HERE.parents[1] / "docs" / "NEOVIM.md").read_text()
     kata = Path(sys.executable).with_name("kata")
     recipe = _recipe(docs, "Code lenses and commands") + _recipe(docs, "Neovim 0.7")
-    documented = re.search(r"^local kata_cmd = .*$", recipe, re.M).group(0)
+    documented = re.search(r"^local kata_cmd = .*$", recipe, re.MULTILINE).group(0)
     assert ".venv/bin/kata" in documented  # scripts/setup puts kata there, not on PATH
     init = tmp_path / "init.lua"
     init.write_text(recipe.replace(documented, f"local kata_cmd = {{ '{kata}', 'serve' }}"))

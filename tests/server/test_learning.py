@@ -5,8 +5,8 @@ Each test has a server of its own; most keep their progress in their workspace (
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -53,8 +53,9 @@ async def test_hints_are_code_actions_revealed_one_tier_at_a_time(client: KataCl
     assert [a.title for a in await _actions(client, uri)] == ["kata: show hint 2 of 2"]
 
     # The terminal shares the workspace's record: `kata hint` goes on with the second tier.
-    done = subprocess.run([str(KATA), "--problems", str(FIXTURE_PROBLEMS), "hint", "fixture-scale"],
-                          capture_output=True, text=True, cwd=client.root, timeout=120)
+    done = await asyncio.to_thread(subprocess.run, [str(KATA), "--problems", str(FIXTURE_PROBLEMS), "hint",
+                                   "fixture-scale"], capture_output=True, text=True, cwd=client.root, timeout=120,
+                                   check=False)
     assert "hint 2/2" in done.stdout and "hint 1/2" not in done.stdout
 
 
@@ -123,8 +124,9 @@ async def test_the_server_records_progress_where_no_kata_toml_is(client: KataCli
     client.open(uri, CORRECT.replace("fixture-scale", "fixture-mine"))
     report = await client.result_for(uri, 1)
     assert report["report"]["problem"] == "fixture-mine" and report["report"]["verdict"] == "accepted"
-    listed = subprocess.run([str(KATA), "--problems", str(client.root / "problems"), "list", "--json"],
-                            capture_output=True, text=True, cwd=client.root, timeout=120, env=os.environ)
+    listed = await asyncio.to_thread(subprocess.run, [str(KATA), "--problems", str(client.root / "problems"), "list",
+                                     "--json"], capture_output=True, text=True, cwd=client.root, timeout=120,
+                                     check=False)
     mine = next(p for p in json.loads(listed.stdout) if p["slug"] == "fixture-mine")
     assert mine["progress"]["accepted"] is True
     assert not (client.root / ".kata").exists()
