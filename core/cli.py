@@ -229,10 +229,8 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
     from .checks import check_problem, load_failure
     from .runner import Runner
 
-    if args.paths:
-        catalog = Catalog.load(args.paths, include_bundled=False)
-    else:
-        catalog = Catalog.load(ctx.settings.problem_paths) if ctx.settings.problem_paths else ctx.catalog
+    # PATHs alone when given; else what `kata list` shows (the bundled catalogue, the workspace's, --problems).
+    catalog = Catalog.load(args.paths, include_bundled=False) if args.paths else ctx.catalog
     console = Console(highlight=False)
     runner = Runner()
     results = [load_failure(error) for error in catalog.errors]
