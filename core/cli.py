@@ -8,6 +8,7 @@ Text from users and problems is printed escaped: rich would take `[files]` for m
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import sys
@@ -307,7 +308,7 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
             console.rule(escape(path.name))
             console.print(renderable(report, wall_ms=(time.perf_counter() - started) * 1e3))
 
-    stop = watch_files(root, [only.name] if only else ["*.py"], on_change)
+    stop = watch_files(root, [glob.escape(only.name)] if only else ["*.py"], on_change)
     what = f"{only.name} in {root}" if only else f"{root} for saved solutions"
     console.print(f"watching {escape(what)} (Ctrl-C to stop)")
     try:
