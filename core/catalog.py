@@ -183,7 +183,15 @@ def _load_native(folder: Path) -> Problem:
         reference_source=reference.read_text(encoding="utf-8"),
         starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
         inline_cases=inline,
+        **_learning_fields(top, folder),
     )
+
+
+def _learning_fields(top: _Fields, folder: Path) -> dict[str, Any]:
+    """Hints (`hints`, `hints_zh`) and the editorial (EDITORIAL.md): what a learner unlocks."""
+    editorial = folder / "EDITORIAL.md"
+    return dict(hints=top.strings("hints"), hints_zh=top.strings("hints_zh"),
+                editorial=editorial.read_text(encoding="utf-8") if editorial.is_file() else "")
 
 
 def _shared_fields(fields: _Fields, slug: str, source_path: Path) -> dict[str, Any]:
@@ -282,6 +290,7 @@ def load_codestar(path: Path) -> Problem:
         reference_source=data["reference_code"],
         starter=fields.get("starter_code", str, ""),
         test_code=data["test_code"],
+        editorial=fields.get("editorial_md", str, ""),
     )
 
 

@@ -1,27 +1,49 @@
-"""The `kata` commands: list, show, start, run, watch, bench, serve.
+"""The `kata` commands: list, show, start, run, watch, bench, serve; the learner's path (hint,
+solution, next, reset); and the maintainers' check-problems.
 
 Exit codes of `kata run`: 0 accepted, 1 graded and not accepted, 2 could not grade.
+Text from users and problems is printed escaped: rich would take `[files]` for markup.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import json
+import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
 from rich.console import Console
+from rich.markup import escape
 
-from . import history
+from . import history, learning
 from .catalog import Catalog, ProblemError
-from .config import Settings, find_workspace, load_settings
-from .matching import NoMatch, match_problem
+from .config import find_workspace, load_settings
+from .learning import LearningError, starter_file_name, write_starter  # noqa: F401 - re-exported
+from .matching import match_problem
 from .problem import Problem
 from .results import GradingError
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
+
+
+def _process_started() -> float:
+    """When this process began, on the perf_counter clock: the wall time a user waits starts there."""
+    now = time.perf_counter()
+    try:  # Linux: the process' start, in clock ticks since boot, counts the interpreter's own start-up
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            ticks = int(stat.read().rpartition(")")[2].split()[19])
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+        return now - age if 0 <= age < 60 else now
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+
+
+STARTED = _process_started()
 
 
 class CannotGrade(Exception):
@@ -36,12 +58,12 @@ class Context:
         self.workspace = find_workspace(start)
         self.settings, warnings = load_settings(self.workspace)
         for warning in warnings:
-            self.err.print(f"[yellow]warning:[/] {warning}")
+            self.err.print(f"[yellow]warning:[/] {escape(warning)}")
         self.catalog = Catalog.load([*self.settings.problem_paths, *extra_problems])
 
     def report_catalog_errors(self) -> None:
         for error in self.catalog.errors:
-            self.err.print(f"[yellow]problem skipped:[/] {error}")
+            self.err.print(f"[yellow]problem skipped:[/] {escape(str(error))}")
 
     def problem_for(self, path: Path, source: str, explicit: str | None) -> Problem:
         try:
@@ -52,8 +74,12 @@ class Context:
             raise CannotGrade(str(error)) from None
 
     def record(self, report: Any) -> None:
-        if self.workspace is not None:
+        """Into the workspace's store, or the per-user one outside any workspace."""
+        try:
             history.record(self.workspace, report)
+        except Exception as error:  # noqa: BLE001 - a read-only home must not hide the verdict
+            self.err.print(f"[yellow]warning:[/] progress not recorded in {history.store_path(self.workspace)}: "
+                           f"{escape(str(error))}")
 
 
 def _read(path: Path) -> str:
@@ -65,9 +91,20 @@ def _read(path: Path) -> str:
         raise CannotGrade(f"{path}: cannot read ({error})") from None
 
 
+def _filtered(ctx: Context, args: argparse.Namespace, progress: dict[str, dict]) -> list[Problem]:
+    def wanted(p: Problem) -> bool:
+        solved = bool(progress.get(p.slug, {}).get("accepted"))
+        return ((not args.area or p.category.lower() == args.area.lower())
+                and (not args.difficulty or p.difficulty.lower() == args.difficulty.lower())
+                and (not args.tag or any(args.tag.lower() == t.lower() for t in p.tags))
+                and not (args.todo and solved) and not (args.solved and not solved))
+
+    return [p for p in learning.course_order(ctx.catalog.problems.values()) if wanted(p)]
+
+
 def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
-    problems = list(ctx.catalog.problems.values())
-    progress = {row["problem"]: row for row in history.summary(ctx.workspace)} if ctx.workspace else {}
+    progress = {row["problem"]: row for row in history.summary(ctx.workspace)}
+    problems = _filtered(ctx, args, progress)
     if args.json:
         print(json.dumps([{**problem_summary(p), "progress": progress.get(p.slug)} for p in problems],
                          ensure_ascii=False, indent=2))
@@ -75,14 +112,29 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
         from rich.table import Table
 
         table = Table(box=None, header_style="bold")
-        for column in ("slug", "title", "difficulty", "bench", "you"):
+        for column in ("slug", "title", "area", "difficulty", "bench", "you"):
             table.add_column(column)
         for p in problems:
             mine = progress.get(p.slug)
             status = "" if mine is None else ("[green]solved[/]" if mine["accepted"] else
                                               f"best {mine['best_passed']}/{mine['total']}")
-            table.add_row(p.slug, p.title, p.difficulty, "CUDA" if p.benchmark else "", status)
-        Console().print(table)
+            table.add_row(escape(p.slug), escape(p.title), escape(p.category), escape(p.difficulty),
+                          "CUDA" if p.benchmark else "", status)
+        console = Console(highlight=False)
+        console.print(table)
+        if not problems:
+            console.print("no problem matches these filters")
+        areas: dict[str, list[int]] = {}
+        for p in problems:
+            counts = areas.setdefault(p.category or "(no area)", [0, 0, 0])
+            mine = progress.get(p.slug)
+            counts[0] += bool(mine and mine["accepted"])
+            counts[1] += mine is not None
+            counts[2] += 1
+        for area, (solved, attempted, total) in areas.items():
+            console.print(f"{escape(area)}: {solved}/{total} solved, {attempted} attempted")
+        where = history.store_path(ctx.workspace)
+        console.print(f"[dim]progress from {escape(str(where))}[/]")
     ctx.report_catalog_errors()
     return 0
 
@@ -98,31 +150,106 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
     from rich.markdown import Markdown
 
     console = Console()
-    console.print(f"[bold]{problem.title}[/]  ({problem.slug}, {problem.difficulty or 'unrated'})")
+    console.print(f"[bold]{escape(problem.title)}[/]  ({escape(problem.slug)}, "
+                  f"{escape(problem.difficulty or 'unrated')})")
     console.print(f"entry point: {problem.entry_point}   time limit: {problem.time_limit:g} s   "
                   f"memory: {problem.memory_limit_mb} MiB   atol {problem.atol:g}  rtol {problem.rtol:g}")
     console.print(Markdown(problem.statement or "(no statement)"))
     return 0
 
 
-def starter_file_name(problem: Problem) -> str:
-    return problem.slug.replace("-", "_") + ".py"
-
-
-def write_starter(problem: Problem, folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / starter_file_name(problem)
-    if target.exists():
-        raise CannotGrade(f"{target} already exists; keep working on it, or pass another folder to `kata start`")
-    target.write_text(f"# kata: {problem.slug}\n{problem.starter}", encoding="utf-8")
-    return target
-
-
 def cmd_start(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
-    target = write_starter(problem, Path(args.dir))
+    try:
+        target = write_starter(problem, Path(args.dir))
+    except LearningError as error:
+        raise CannotGrade(str(error)) from None
     print(f"wrote {target}\nnext: edit it, then `kata run {target}` (or `kata watch {args.dir}`)")
     return 0
+
+
+def cmd_reset(ctx: Context, args: argparse.Namespace) -> int:
+    problem = ctx.problem_for(Path("."), "", args.slug)
+    target = learning.reset_target(problem, Path(args.dir))
+    if target.exists() and not args.yes:
+        if not sys.stdin.isatty():
+            raise CannotGrade(f"{target} exists: `kata reset {problem.slug} {args.dir} --yes` rewrites the starter "
+                              f"over it (keeping a .bak copy)")
+        answer = input(f"rewrite the starter over {target}? (your file is kept as a .bak) [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing changed")
+            return EXIT_REJECTED
+    target, backup = learning.reset(problem, Path(args.dir))
+    kept = f" (your version is in {backup})" if backup else ""
+    print(f"wrote the starter to {target}{kept}\nnext: `kata run {target}`")
+    return 0
+
+
+def cmd_hint(ctx: Context, args: argparse.Namespace) -> int:
+    problem = ctx.problem_for(Path("."), "", args.slug)
+    try:
+        shown = learning.hints(problem, ctx.workspace, args.n)
+    except LearningError as error:
+        raise CannotGrade(str(error)) from None
+    console = Console(highlight=False)
+    for hint in shown:
+        console.print(f"[bold]hint {hint.tier}/{hint.total}[/]  {escape(hint.text)}")
+        if hint.text_zh and hint.text_zh != hint.text:
+            console.print(f"[bold]提示 {hint.tier}/{hint.total}[/]  {escape(hint.text_zh)}")
+    last = shown[-1]
+    if last.tier < last.total:
+        console.print(f"[dim]more: `kata hint {problem.slug}` shows hint {last.tier + 1}[/]")
+    return 0
+
+
+def cmd_solution(ctx: Context, args: argparse.Namespace) -> int:
+    problem = ctx.problem_for(Path("."), "", args.slug)
+    found = learning.solution(problem, ctx.workspace)
+    if not found.unlocked:
+        Console(highlight=False).print(escape(found.locked_message()))
+        return EXIT_REJECTED
+    from rich.markdown import Markdown
+
+    Console().print(Markdown(found.markdown()))
+    return 0
+
+
+def cmd_next(ctx: Context, args: argparse.Namespace) -> int:
+    problem = learning.next_problem(ctx.catalog.problems.values(), ctx.workspace)
+    console = Console(highlight=False)
+    if problem is None:
+        console.print("every kata is solved here; `kata list` shows them")
+        return 0
+    console.print(f"next: [bold]{escape(problem.slug)}[/]  {escape(problem.title)}  "
+                  f"({escape(problem.category)}, {escape(problem.difficulty or 'unrated')})")
+    console.print(f"run: kata start {problem.slug}" + (f" {args.dir}" if args.dir != "." else ""))
+    return 0
+
+
+def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
+    from .checks import check_problem, load_failure
+    from .runner import Runner
+
+    # PATHs alone when given; else what `kata list` shows (the bundled catalogue, the workspace's, --problems).
+    catalog = Catalog.load(args.paths, include_bundled=False) if args.paths else ctx.catalog
+    console = Console(highlight=False)
+    runner = Runner()
+    results = [load_failure(error) for error in catalog.errors]
+    for problem in catalog.problems.values():
+        results.append(check_problem(problem, runner))
+    for result in results:
+        if result.ok:
+            console.print(f"[green]ok[/]    {escape(result.name)}  ({len(result.passed)} checks)")
+        else:
+            console.print(f"[red]FAIL[/]  {escape(result.name)}")
+            for failure in result.failures:
+                console.print(f"      - {escape(failure)}")
+    bad = sum(not r.ok for r in results)
+    console.print(f"{len(results) - bad}/{len(results)} problems pass" + (f"; {bad} fail" if bad else ""))
+    if not results:
+        console.print("no problems found")
+        return EXIT_REJECTED
+    return EXIT_REJECTED if bad else 0
 
 
 def grade(ctx: Context, path: Path, explicit: str | None, runner: Any = None) -> Any:
@@ -145,7 +272,7 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_to_dict(report), ensure_ascii=False))
     else:
-        Console(highlight=False).print(renderable(report))
+        Console(highlight=False).print(renderable(report, wall_ms=(time.perf_counter() - STARTED) * 1e3))
     return EXIT_ACCEPTED if report.accepted else EXIT_REJECTED
 
 
@@ -154,7 +281,7 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     from .runner import Runner
     from .watch import watch_files
 
-    root = Path(args.dir).resolve()
+    root, only = watched(Path(args.dir))
     console = Console(highlight=False)
     runner = Runner()
     lock = threading.Lock()
@@ -166,20 +293,24 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
                 source = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 return
+            if only is not None and path.resolve() != only:
+                return
             if last.get(path) == source:
                 return
             last[path] = source
+            started = time.perf_counter()
             try:
                 report = grade(ctx, path, args.problem, runner)
             except CannotGrade as error:
                 if "no problem matches" not in str(error):
-                    console.print(f"[red]cannot grade:[/] {error}")
+                    console.print(f"[red]cannot grade:[/] {escape(str(error))}")
                 return
-            console.rule(f"{path.name}")
-            console.print(renderable(report))
+            console.rule(escape(path.name))
+            console.print(renderable(report, wall_ms=(time.perf_counter() - started) * 1e3))
 
-    stop = watch_files(root, ["*.py"], on_change)
-    console.print(f"watching {root} for saved solutions (Ctrl-C to stop)")
+    stop = watch_files(root, [glob.escape(only.name)] if only else ["*.py"], on_change)
+    what = f"{only.name} in {root}" if only else f"{root} for saved solutions"
+    console.print(f"watching {escape(what)} (Ctrl-C to stop)")
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -187,6 +318,17 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     finally:
         stop()
     return 0
+
+
+def watched(target: Path) -> tuple[Path, Path | None]:
+    """`kata watch DIR` -> (DIR, None); `kata watch FILE` -> (its folder, the file): only it is graded."""
+    if not target.exists():
+        raise CannotGrade(f"{target}: no such folder; `kata watch DIR` watches a folder of solutions "
+                          f"(or one file: `kata watch FILE`)")
+    target = target.resolve()
+    if target.is_file():
+        return target.parent, target
+    return target, None
 
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
@@ -197,7 +339,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     source = _read(path)
     problem = ctx.problem_for(path, source, args.problem)
     if problem.benchmark is None:
-        raise CannotGrade(f"{problem.slug} has no benchmark ([benchmark] in problem.toml)")
+        raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
     result = run_benchmark(problem, source, path, WorkerPool.shared(), workspace=ctx.workspace)
     print(json.dumps(bench_to_dict(result), ensure_ascii=False) if args.json else format_bench(result))
     return EXIT_ACCEPTED if bench_to_dict(result)["correct"] else EXIT_REJECTED
@@ -218,8 +360,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--problems", action="append", default=[], metavar="PATH",
                         help="extra problem folder or codestar JSON (repeatable)")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("list", help="list the problems")
+    p = sub.add_parser("list", help="list the problems, with your progress")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--area", "--category", dest="area", help="only this area (the problems' category)")
+    p.add_argument("--difficulty", help="only Easy, Medium or Hard")
+    p.add_argument("--tag", help="only problems with this tag")
+    done = p.add_mutually_exclusive_group()
+    done.add_argument("--todo", action="store_true", help="only problems not yet accepted here")
+    done.add_argument("--solved", action="store_true", help="only problems accepted here")
     p.set_defaults(handler=cmd_list)
     p = sub.add_parser("show", help="show a problem's statement")
     p.add_argument("slug")
@@ -228,6 +376,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("slug")
     p.add_argument("dir", nargs="?", default=".")
     p.set_defaults(handler=cmd_start)
+    p = sub.add_parser("reset", help="rewrite a problem's starter over your file (kept as .bak)")
+    p.add_argument("slug")
+    p.add_argument("dir", nargs="?", default=".", help="the folder of the solution (or the file itself)")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask")
+    p.set_defaults(handler=cmd_reset)
+    p = sub.add_parser("hint", help="the next hint of a problem (or hints 1..N)")
+    p.add_argument("slug")
+    p.add_argument("n", nargs="?", type=int)
+    p.set_defaults(handler=cmd_hint)
+    p = sub.add_parser("solution", help="the editorial and the reference, once the kata is accepted")
+    p.add_argument("slug")
+    p.set_defaults(handler=cmd_solution)
+    p = sub.add_parser("next", help="the first problem not yet solved, and how to start it")
+    p.add_argument("dir", nargs="?", default=".")
+    p.set_defaults(handler=cmd_next)
+    p = sub.add_parser("check-problems", help="check problems: reference accepted, starter and wrong/ rejected, "
+                       "statements, deterministic cases (default: the bundled catalogue)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="problem folders or codestar JSON files")
+    p.set_defaults(handler=cmd_check_problems)
     p = sub.add_parser("run", help="grade a solution file")
     p.add_argument("file")
     p.add_argument("--problem", help="slug, problem folder or codestar JSON (default: matched from the file)")
@@ -255,18 +422,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.serve_args = extra
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.command in ("run", "bench", "watch"):
-        from .sandbox.pool import WorkerPool
-
-        WorkerPool.shared().start()  # warm the zygote while this process loads the problem
-    start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
     from .sandbox.pool import SandboxUnavailable
 
     try:
+        if args.command in ("run", "bench"):
+            _read(Path(args.file))  # a missing file is said at once, before any worker starts
+        if args.command == "watch":
+            watched(Path(args.dir))
+        if args.command in ("run", "bench", "watch", "check-problems"):
+            from .sandbox.pool import WorkerPool
+
+            WorkerPool.shared().start()  # warm the zygote while this process loads the problem
+        start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
         ctx = Context(start if start.exists() else Path("."), args.problems)
         return args.handler(ctx, args)
     except (CannotGrade, GradingError, SandboxUnavailable) as error:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {error}")
+        Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {escape(str(error))}")
         return EXIT_CANNOT_GRADE
 
 

@@ -1,7 +1,14 @@
-"""Attempts and bests, in an SQLite file in the workspace (`.kata/history.sqlite`)."""
+"""Attempts, bests and hints seen, in an SQLite file: the workspace's `.kata/history.sqlite` when
+there is a workspace (a kata.toml or [tool.kata]), else the learner's own store,
+`$XDG_DATA_HOME/infrakata/history.sqlite` (`~/.local/share/infrakata/history.sqlite`).
+
+Every function takes the workspace (or None for the per-user store), so progress is recorded
+wherever the learner works.
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -14,14 +21,21 @@ CREATE TABLE IF NOT EXISTS attempts (
     passed INTEGER NOT NULL, total INTEGER NOT NULL, time_ms REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
+CREATE TABLE IF NOT EXISTS hints_seen (problem TEXT PRIMARY KEY, tiers INTEGER NOT NULL, at REAL NOT NULL);
 """
 
 
-def store_path(workspace: Path) -> Path:
-    return workspace / ".kata" / "history.sqlite"
+def user_store() -> Path:
+    """The per-user store, for work outside any workspace."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "infrakata" / "history.sqlite"
 
 
-def connect(workspace: Path) -> sqlite3.Connection:
+def store_path(workspace: Path | None) -> Path:
+    return workspace / ".kata" / "history.sqlite" if workspace is not None else user_store()
+
+
+def connect(workspace: Path | None) -> sqlite3.Connection:
     path = store_path(workspace)
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, timeout=5)
@@ -29,7 +43,7 @@ def connect(workspace: Path) -> sqlite3.Connection:
     return connection
 
 
-def record(workspace: Path, report: RunReport) -> None:
+def record(workspace: Path | None, report: RunReport) -> None:
     if report.cancelled:
         return
     with connect(workspace) as db:
@@ -38,7 +52,7 @@ def record(workspace: Path, report: RunReport) -> None:
                     report.time_ms))
 
 
-def summary(workspace: Path) -> list[dict]:
+def summary(workspace: Path | None) -> list[dict]:
     """Per problem: attempts, whether it was ever accepted, and the best pass count."""
     if not store_path(workspace).is_file():
         return []
@@ -47,3 +61,23 @@ def summary(workspace: Path) -> list[dict]:
                              FROM attempts GROUP BY problem ORDER BY MAX(at) DESC""").fetchall()
     return [{"problem": p, "attempts": n, "accepted": bool(a), "best_passed": bp, "total": t, "last": last}
             for p, n, a, bp, t, last in rows]
+
+
+def progress(workspace: Path | None, problem: str) -> dict | None:
+    """One problem's row of `summary`, or None when it was never attempted here."""
+    return next((row for row in summary(workspace) if row["problem"] == problem), None)
+
+
+def hints_seen(workspace: Path | None, problem: str) -> int:
+    """How many hint tiers of `problem` were shown here."""
+    if not store_path(workspace).is_file():
+        return 0
+    with connect(workspace) as db:
+        row = db.execute("SELECT tiers FROM hints_seen WHERE problem = ?", (problem,)).fetchone()
+    return row[0] if row else 0
+
+
+def mark_hints_seen(workspace: Path | None, problem: str, tiers: int) -> None:
+    with connect(workspace) as db:
+        db.execute("""INSERT INTO hints_seen VALUES (?, ?, ?) ON CONFLICT (problem) DO UPDATE
+                      SET tiers = MAX(tiers, excluded.tiers), at = excluded.at""", (problem, tiers, time.time()))

@@ -69,6 +69,9 @@ class Problem:
     starter: str = ""
     inline_cases: tuple[Case, ...] = ()
     test_code: str = ""  # codestar only
+    hints: tuple[str, ...] = ()  # tiered, English; shown one at a time (`kata hint`)
+    hints_zh: tuple[str, ...] = ()
+    editorial: str = ""  # EDITORIAL.md, or codestar's editorial_md: shown once the kata is accepted
 
     @property
     def time_limit(self) -> float:

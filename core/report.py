@@ -44,10 +44,19 @@ def summary_line(report: RunReport) -> str:
     return f"{report.verdict.replace('_', ' ')}: {report.passed}/{report.total} cases passed"
 
 
-def renderable(report: RunReport) -> Group:
+def timing(report: RunReport, wall_ms: float | None = None) -> str:
+    """The time the user waited (wall) and, beside it, the grading's own share."""
+    if wall_ms is None or wall_ms < report.time_ms:
+        return f"({report.time_ms:.0f} ms)"
+    return f"({wall_ms:.0f} ms wall, {report.time_ms:.0f} ms grading)"
+
+
+def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
+    """Terminal text. `wall_ms`: how long the user waited (a cold start included), shown beside the
+    grading time. A case failing exactly as an earlier one says so instead of repeating its text."""
     colour = "green" if report.accepted else "red"
     head = Text.assemble((f"{report.problem}", "bold"), f"  {report.file}\n",
-                         (summary_line(report), f"bold {colour}"), f"  ({report.time_ms:.0f} ms)")
+                         (summary_line(report), f"bold {colour}"), f"  {timing(report, wall_ms)}")
     parts: list[Any] = [head]
     for finding in report.findings:
         parts.append(Text(f"  {report.file}:{finding.line}:{finding.column}: {finding.code}: {finding.message}",
@@ -56,11 +65,16 @@ def renderable(report: RunReport) -> Group:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         for column in ("", "#", "case", "ms", "detail"):
             table.add_column(column, overflow="fold")
+        first_with: dict[tuple, int] = {}
         for case in report.cases:
             symbol, style = STATUS_STYLE.get(case.status, ("?", ""))
             detail = case.message if case.status != "passed" else ""
             if case.line and case.status not in ("passed", "skipped"):
                 detail = f"line {case.line}: {detail}"
+            if case.status in ("error", "timeout", "memory") and detail:
+                same = first_with.setdefault((case.status, detail), case.id)
+                if same != case.id:
+                    detail = f"same error as case {same}"
             table.add_row(Text(symbol, style=style), str(case.id), escape(case.name), f"{case.time_ms:.1f}",
                           Text(detail))
         parts.append(table)

@@ -1,5 +1,6 @@
 """`workspace/executeCommand`: kata.run, kata.benchmark, kata.showProblem, kata.startKata,
-kata.listProblems, kata.cancel (arguments in docs/PROTOCOL.md).
+kata.listProblems, kata.cancel (arguments in docs/PROTOCOL.md); the learner's kata.hint,
+kata.solution and kata.next are in learning.py.
 
 Everything runs on the server, so a client needs no code of its own: code lenses carry these
 commands. Runs report `$/progress` when the client supports it and are cancellable from the
@@ -147,9 +148,25 @@ def _statement_uri(problem: Problem) -> str | None:
     return from_fs_path(str(path))
 
 
-async def _show(ls: KataServer, uri: str | None) -> None:
+async def _show(ls: KataServer, uri: str | None) -> bool:
+    """Ask the client to open `uri`: -> whether it was asked (a client without window/showDocument,
+    Neovim 0.7 say, opens the `uri` of the command's result itself)."""
     if uri is not None and ls.supports("window.show_document.support"):
         await ls.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True))
+        return True
+    return False
+
+
+async def open_starter(ls: KataServer, problem: Problem, folder: Path) -> dict[str, Any]:
+    """Write the starter into `folder` unless a file is already there (an attempt is never
+    overwritten), and open it."""
+    from infrakata.core.learning import starter_file_name, write_starter
+
+    target = folder / starter_file_name(problem)
+    if not target.exists():
+        write_starter(problem, folder)
+    uri = from_fs_path(str(target))
+    return {"uri": uri, "shown": await _show(ls, uri)}
 
 
 def register(server: KataServer) -> None:
@@ -206,13 +223,12 @@ def register(server: KataServer) -> None:
             except LookupError as error:
                 raise JsonRpcInvalidParams(f"{SHOW_PROBLEM}: {error}")
         uri = _statement_uri(problem)
-        await _show(ls, uri)
-        return {"slug": problem.slug, "title": problem.title, "markdown": problem.statement, "uri": uri}
+        shown = await _show(ls, uri)
+        return {"slug": problem.slug, "title": problem.title, "markdown": problem.statement, "uri": uri,
+                "shown": shown}
 
     @server.command(START_KATA)
     async def start_kata(ls: KataServer, *arguments: Any) -> dict[str, Any]:
-        from infrakata.core.cli import starter_file_name, write_starter
-
         args = parse(START_KATA, StartKataArguments, arguments)
         try:
             problem = ls.catalog.get(args.slug)
@@ -221,12 +237,7 @@ def register(server: KataServer) -> None:
         folder = Path(to_fs_path(args.folder) or args.folder) if args.folder else ls.root
         if folder is None:
             raise JsonRpcInvalidParams(f"{START_KATA}: no folder given and no workspace open; pass a folder URI")
-        target = folder / starter_file_name(problem)
-        if not target.exists():  # an existing attempt is opened, never overwritten
-            write_starter(problem, folder)
-        uri = from_fs_path(str(target))
-        await _show(ls, uri)
-        return {"uri": uri}
+        return await open_starter(ls, problem, folder)
 
     @server.command(LIST_PROBLEMS)
     def list_problems(ls: KataServer, *arguments: Any) -> list[dict[str, Any]]:

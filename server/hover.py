@@ -1,11 +1,13 @@
-"""`textDocument/hover` on the entry point's `def` line: the statement, limits, tolerances and the
-last result per case."""
+"""`textDocument/hover` on the entry point's `def` line: the statement, limits, tolerances, the
+last result per case, and the solution (editorial and reference) once the kata is accepted."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+
+from infrakata.core import learning
 
 from . import convert
 
@@ -24,12 +26,16 @@ def register(server: KataServer) -> None:
         if params.position.line != where.start.line:
             return None
         state = ls.state(uri)
+        from .learning import workspace_of
+
+        found = learning.solution(problem, workspace_of(ls, uri))
+        solution = found.markdown() if found.unlocked else f"*{found.locked_message()}*"
         formats = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
         markdown = formats is None or not formats.content_format or \
             types.MarkupKind.Markdown in formats.content_format
         return types.Hover(
             contents=types.MarkupContent(
                 kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-                value=convert.hover_markdown(problem, state.report, state.graded_version)),
+                value=f"{convert.hover_markdown(problem, state.report, state.graded_version)}\n\n---\n\n{solution}"),
             range=where,
         )

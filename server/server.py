@@ -73,6 +73,7 @@ class KataServer(LanguageServer):
         self._problem_paths: tuple[str, ...] | None = None
         self._shown: set[str] = set()
         self._background: set[asyncio.Task] = set()
+        self.offered_next: set[str] = set()  # problems whose acceptance already offered the next kata
 
 
     def configure(self, overrides: Mapping[str, Any] | None) -> None:
@@ -237,11 +238,18 @@ class KataServer(LanguageServer):
         if report.verdict == "crashed":
             self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning,
                       once=True)
-        workspace = find_workspace(path.parent)
-        if workspace is not None:  # as `kata run` does: attempts are kept where a kata.toml says
+        workspace = find_workspace(path.parent)  # as `kata run`: the workspace's store, else the user's
+        try:
             await asyncio.to_thread(history.record, workspace, report)
+        except Exception as error:  # noqa: BLE001 - an unwritable store must not stop the grading
+            self.show(f"kata: progress not recorded in {history.store_path(workspace)}: {error}",
+                      types.MessageType.Warning, once=True)
         self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
         self.refresh_lenses()
+        if report.accepted:
+            from .learning import offer_next
+
+            offer_next(self, path, problem, workspace)
         return report
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:
@@ -278,9 +286,9 @@ class KataServer(LanguageServer):
 
 
 def create_server() -> KataServer:
-    from . import code_lens, commands, configuration, hover, lifecycle, sync
+    from . import code_lens, commands, configuration, hover, learning, lifecycle, sync
 
     server = KataServer()
-    for module in (lifecycle, configuration, sync, code_lens, hover, commands):
+    for module in (lifecycle, configuration, sync, code_lens, hover, commands, learning):
         module.register(server)
     return server

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,10 @@ from infrakata.core.runner import Runner
 from infrakata.core.sandbox.pool import WorkerPool
 
 REPO = Path(__file__).resolve().parents[1]
+# Progress outside a workspace goes to the per-user store: in tests, a fresh one (inherited by
+# every `kata`, server and Neovim process a test starts), never the developer's own.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="infrakata-test-data-")
+
 SEEDS = next((p for p in (REPO / "shared" / "seeds", REPO.parent / "shared" / "seeds") if p.is_dir()), None)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,3 +41,39 @@ def test_neovim_shows_kata_diagnostics_and_lenses_after_a_save(tmp_path: Path):
     assert {(lens["line"], lens["title"], lens["command"]) for lens in result["lenses"]} == {
         (1, "kata: run (0/3 cases passed)", "kata.run"), (1, "kata: statement", "kata.showProblem")}
     assert result["lens_ran"]
+    # The opened (correct) file was accepted: the server offered the next kata, once.
+    [offer] = result["offers"]
+    assert offer.startswith("kata: fixture-scale accepted. Next: ")
+
+
+def _recipe(markdown: str, section: str) -> str:
+    """The first ```lua block after a heading of docs/NEOVIM.md."""
+    after = markdown[markdown.index(f"## {section}"):]
+    return re.search(r"```lua\n(.*?)```", after, re.DOTALL).group(1)
+
+
+def test_the_documented_neovim_07_recipe_works_as_written(tmp_path: Path):
+    docs = (HERE.parents[1] / "docs" / "NEOVIM.md").read_text()
+    kata = Path(sys.executable).with_name("kata")
+    recipe = _recipe(docs, "Code lenses and commands") + _recipe(docs, "Neovim 0.7")
+    documented = re.search(r"^local kata_cmd = .*$", recipe, re.MULTILINE).group(0)
+    assert ".venv/bin/kata" in documented  # scripts/setup puts kata there, not on PATH
+    init = tmp_path / "init.lua"
+    init.write_text(recipe.replace(documented, f"local kata_cmd = {{ '{kata}', 'serve' }}"))
+    (tmp_path / "kata.toml").write_text(f'problems = ["{PROBLEMS}"]\nwatch_files = false\n')
+    solution = tmp_path / "sol.py"
+    solution.write_text(WRONG)
+    out = tmp_path / "out.json"
+    env = {**os.environ, "KATA_FILE": str(solution), "KATA_OUT": str(out),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"}  # no kata on PATH
+    subprocess.run(["nvim", "--headless", "--clean", "-c", f"luafile {init}", "-c", f"luafile {HERE / 'docs.lua'}"],
+                   env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=180, check=True)
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    assert not [e for e in result["errors"] if "not supported" in e], result["errors"]  # codeLens before init
+    assert result["shown"], "KataShow opened no statement"
+    assert result["lens_opened"], "the statement lens opened no statement"
+    assert any("hint 1/2: Multiplication is all it takes" in m for m in result["messages"]), result["messages"]
+    assert result["started"] and result["started_text"] == "# kata: fixture-codestar-double"
+    assert (tmp_path / "fixture_codestar_double.py").is_file()

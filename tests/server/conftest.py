@@ -40,6 +40,8 @@ class KataClient(LanguageClient):
         self.results: list[dict[str, Any]] = []
         self.benchmarks: list[dict[str, Any]] = []
         self.lens_refreshes = 0
+        self.message_requests: list[types.ShowMessageRequestParams] = []
+        self.message_answer: str | None = None  # the action title a request is answered with ("*": the first)
         self.root = Path()
         self._news = asyncio.Event()
 
@@ -130,6 +132,12 @@ def _show_message(client: KataClient, params: types.ShowMessageParams) -> None:
     client.news()
 
 
+def _show_message_request(client: KataClient, params: types.ShowMessageRequestParams):
+    client.message_requests.append(params)
+    client.news()
+    return next((a for a in params.actions or [] if client.message_answer in (a.title, "*")), None)
+
+
 def _progress(client: KataClient, params: types.ProgressParams) -> None:
     DEFAULT_CLIENT_FEATURES[types.PROGRESS](client, params)
     client.news()
@@ -152,6 +160,7 @@ def make_client() -> KataClient:
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
         types.WINDOW_SHOW_MESSAGE: _show_message,
+        types.WINDOW_SHOW_MESSAGE_REQUEST: _show_message_request,
         types.PROGRESS: _progress,
         types.WORKSPACE_CODE_LENS_REFRESH: _lens_refresh,
         "kata/result": _result,

@@ -83,7 +83,8 @@ export type ServerUnavailable = { kind: 'not found' } | { kind: 'import failed';
  */
 export function unavailableMessage(interpreter: Interpreter, why: ServerUnavailable, checkout?: string): string {
   const python = interpreter.command.map(quote).join(' ');
-  const target = checkout !== undefined ? `-e ${quote(checkout)}` : 'infrakata';
+  // infrakata is not published on PyPI: the install is always an editable one of a checkout.
+  const target = `-e ${checkout !== undefined ? quote(checkout) : '<your infrakata checkout>'}`;
   if (why.kind === 'not found') {
     return `infrakata: ${python} (from ${interpreter.source}) was not found. ` +
       `Set infrakata.python to a Python that has infrakata (install it with \`python -m pip install ${target}\`).`;

@@ -48,7 +48,7 @@ describe('server command and install hint', () => {
     assert.equal(
       message,
       "infrakata: /usr/bin/python3 (from default) cannot import infrakata.server (ModuleNotFoundError: No module named 'infrakata')." +
-        ' Install it with `/usr/bin/python3 -m pip install infrakata`, or set infrakata.python to a Python that has it.',
+        ' Install it with `/usr/bin/python3 -m pip install -e <your infrakata checkout>`, or set infrakata.python to a Python that has it.',
     );
   });
 
@@ -62,7 +62,7 @@ describe('server command and install hint', () => {
     assert.equal(
       unavailableMessage({ command: ['/nowhere/python'], source: 'setting infrakata.python' }, { kind: 'not found' }),
       'infrakata: /nowhere/python (from setting infrakata.python) was not found. ' +
-        'Set infrakata.python to a Python that has infrakata (install it with `python -m pip install infrakata`).',
+        'Set infrakata.python to a Python that has infrakata (install it with `python -m pip install -e <your infrakata checkout>`).',
     );
   });
 });

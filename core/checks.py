@@ -1,0 +1,122 @@
+"""`kata check-problems`: the maintainers' check of every problem (and authors' of their codestar JSON).
+
+A problem passes when it loads, its reference is accepted, its starter is not, each `wrong/`
+solution gets the verdict its header states, both statements exist (README.md with `## English`
+and `## 中文`, or codestar's description_md) and its cases are deterministic (`cases()` twice gives
+equal inputs).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .catalog import VERDICTS, ProblemError, expected_verdict
+from .compare import Tolerance, compare
+from .problem import Problem
+from .results import GradingError
+
+if TYPE_CHECKING:
+    from .runner import Runner
+
+
+@dataclass
+class ProblemCheck:
+    """One problem's report: the checks that passed, and what is wrong."""
+
+    name: str  # the slug, or the path of a problem that did not load
+    passed: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def load_failure(error: ProblemError) -> ProblemCheck:
+    return ProblemCheck(str(error.path), failures=[f"does not load: {error}"])
+
+
+def _statements(problem: Problem) -> str | None:
+    """What is missing from the statements, or None."""
+    if problem.kind == "codestar":
+        return None if problem.statement.strip() else "no statement: description_md is empty"
+    if problem.statement_path is None:
+        return "no statement: README.md is missing"
+    missing = [name for name, pattern in (("## English", r"^##\s*English"), ("## 中文", r"^##\s*中文"))
+               if not re.search(pattern, problem.statement, re.MULTILINE)]
+    return f"README.md has no {' and no '.join(missing)} section" if missing else None
+
+
+def _grade(runner: Runner, problem: Problem, source: str, path) -> str:
+    report = runner.run(problem, source, path)
+    if report.accepted:
+        return "accepted"
+    first = next((c for c in report.cases if c.status != "passed"), None)
+    detail = first.message.splitlines()[0] if first and first.message else \
+        (report.findings[0].message if report.findings else "")
+    return f"{report.verdict} ({report.passed}/{report.total}; {detail})" if detail else report.verdict
+
+
+def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
+    result = ProblemCheck(problem.slug, ["loads"])
+
+    def check(name: str, step: Callable[[], str | None]) -> None:
+        try:
+            failure = step()
+        except (GradingError, ProblemError, OSError) as error:
+            failure = f"{name}: cannot grade: {error}"
+        (result.failures.append(failure) if failure else result.passed.append(name))
+
+    missing = _statements(problem)
+    (result.failures.append(missing) if missing else result.passed.append("statements"))
+
+    def reference() -> str | None:
+        verdict = _grade(runner, problem, problem.reference_source, problem.folder / "reference.py")
+        return None if verdict == "accepted" else f"the reference is not accepted: {verdict}"
+
+    def starter() -> str | None:
+        if not problem.starter.strip():
+            return "no starter (starter.py or starter_code)"
+        verdict = _grade(runner, problem, problem.starter, problem.folder / "starter.py")
+        return "the starter is accepted: it must not be" if verdict == "accepted" else None
+
+    def deterministic() -> str | None:
+        if problem.kind != "native" or problem.inline_cases:
+            return None
+        first, second = runner.case_inputs(problem), runner.case_inputs(problem)
+        if len(first) != len(second):
+            return f"cases() is not deterministic: {len(first)} cases, then {len(second)}"
+        for index, ((name, *one), (_, *two)) in enumerate(zip(first, second), 1):
+            same = compare(_inputs(two), _inputs(one), Tolerance(0.0, 0.0), root="inputs")
+            if not same.ok:
+                return f"cases() is not deterministic: case {index} ({name}) differs: {same.message}"
+        return None
+
+    check("reference accepted", reference)
+    check("starter rejected", starter)
+    check("deterministic cases", deterministic)
+    for path in problem.wrong_solutions():
+        expected = expected_verdict(path)
+        label = f"wrong/{path.name}"
+        if expected not in VERDICTS or expected == "accepted":
+            result.failures.append(f"{label}: its first lines must say `# expect: <verdict>` (one of "
+                                   f"{', '.join(v for v in VERDICTS if v != 'accepted')})")
+            continue
+        check(f"{label} -> {expected}",
+              lambda path=path, expected=expected, label=label: _wrong(runner, problem, path, expected, label))
+    return result
+
+
+def _wrong(runner: Runner, problem: Problem, path, expected: str, label: str) -> str | None:
+    verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path)
+    return None if verdict.split(" ")[0] == expected else f"{label}: expected {expected}, got {verdict}"
+
+
+def _inputs(values: list) -> object:
+    from .sandbox.wire import snapshot
+
+    args, kwargs = values
+    return {"args": [snapshot(a) for a in args], "kwargs": {k: snapshot(v) for k, v in kwargs.items()}}
