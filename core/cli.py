@@ -15,18 +15,18 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.console import Console
 from rich.markup import escape
 
 from . import history, learning
-from .catalog import Catalog, ProblemError
+from .catalog import Catalog
 from .config import find_workspace, load_settings
 from .learning import LearningError, starter_file_name, write_starter  # noqa: F401 - re-exported
-from .matching import match_problem
+from .grading import CannotGrade, Grading
 from .problem import Problem
-from .results import GradingError
+from .results import GradingError, RunReport
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
@@ -46,10 +46,6 @@ def _process_started() -> float:
 STARTED = _process_started()
 
 
-class CannotGrade(Exception):
-    """Exit 2 with this message."""
-
-
 class Context:
     """Workspace, settings and catalogue, as every command sees them."""
 
@@ -60,26 +56,14 @@ class Context:
         for warning in warnings:
             self.err.print(f"[yellow]warning:[/] {escape(warning)}")
         self.catalog = Catalog.load([*self.settings.problem_paths, *extra_problems])
+        self.grading = Grading(self.catalog, self.settings, self.workspace)
 
     def report_catalog_errors(self) -> None:
         for error in self.catalog.errors:
             self.err.print(f"[yellow]problem skipped:[/] {escape(str(error))}")
 
     def problem_for(self, path: Path, source: str, explicit: str | None) -> Problem:
-        try:
-            if explicit:
-                return self.catalog.get(explicit)
-            return match_problem(path, source, self.catalog, self.settings, self.workspace)
-        except (LookupError, ProblemError) as error:
-            raise CannotGrade(str(error)) from None
-
-    def record(self, report: Any) -> None:
-        """Into the workspace's store, or the per-user one outside any workspace."""
-        try:
-            history.record(self.workspace, report)
-        except Exception as error:  # noqa: BLE001 - a read-only home must not hide the verdict
-            self.err.print(f"[yellow]warning:[/] progress not recorded in {history.store_path(self.workspace)}: "
-                           f"{escape(str(error))}")
+        return self.grading.problem_for(path, source, explicit)
 
 
 def _read(path: Path) -> str:
@@ -106,7 +90,7 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
     progress = {row["problem"]: row for row in history.summary(ctx.workspace)}
     problems = _filtered(ctx, args, progress)
     if args.json:
-        print(json.dumps([{**problem_summary(p), "progress": progress.get(p.slug)} for p in problems],
+        print(json.dumps([{**p.summary(), "progress": progress.get(p.slug)} for p in problems],
                          ensure_ascii=False, indent=2))
     else:
         from rich.table import Table
@@ -137,12 +121,6 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
         console.print(f"[dim]progress from {escape(str(where))}[/]")
     ctx.report_catalog_errors()
     return 0
-
-
-def problem_summary(problem: Problem) -> dict[str, Any]:
-    return {"slug": problem.slug, "title": problem.title, "difficulty": problem.difficulty,
-            "category": problem.category, "tags": list(problem.tags), "entry_point": problem.entry_point,
-            "hasBenchmark": problem.benchmark is not None, "kind": problem.kind, "path": str(problem.source_path)}
 
 
 def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
@@ -252,17 +230,11 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_REJECTED if bad else 0
 
 
-def grade(ctx: Context, path: Path, explicit: str | None, runner: Any = None) -> Any:
-    from .runner import Runner
-
-    source = _read(path)
-    problem = ctx.problem_for(path, source, explicit)
-    try:
-        report = (runner or Runner()).run(problem, source, path)
-    except (GradingError, ProblemError) as error:
-        raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
-    ctx.record(report)
-    return report
+def grade(ctx: Context, path: Path, explicit: str | None) -> RunReport:
+    graded = ctx.grading.grade(path, _read(path), explicit)
+    if graded.warning:
+        ctx.err.print(f"[yellow]warning:[/] {escape(graded.warning)}")
+    return graded.report
 
 
 def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
@@ -278,12 +250,10 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     from .report import renderable
-    from .runner import Runner
     from .watch import watch_files
 
     root, only = watched(Path(args.dir))
     console = Console(highlight=False)
-    runner = Runner()
     lock = threading.Lock()
     last: dict[Path, str] = {}
 
@@ -300,7 +270,7 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
             last[path] = source
             started = time.perf_counter()
             try:
-                report = grade(ctx, path, args.problem, runner)
+                report = grade(ctx, path, args.problem)
             except CannotGrade as error:
                 if "no problem matches" not in str(error):
                     console.print(f"[red]cannot grade:[/] {escape(str(error))}")

@@ -15,7 +15,7 @@ from .problem import Problem
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
 # alphabetically, and kernels come last.
-AREA_ORDER = ("memory", "compute", "training", "parallel", "quantization", "attention", "numerics", "aiinfra")
+AREA_ORDER = ("memory", "compute", "training", "parallel", "quantization", "numerics")
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 

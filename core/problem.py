@@ -101,6 +101,12 @@ class Problem:
         spec.loader.exec_module(module)
         return module
 
+    def summary(self) -> dict[str, Any]:
+        """What `kata list --json` and the server's kata.listProblems say of a problem."""
+        return {"slug": self.slug, "title": self.title, "difficulty": self.difficulty, "category": self.category,
+                "tags": list(self.tags), "entry_point": self.entry_point, "hasBenchmark": self.benchmark is not None,
+                "kind": self.kind, "device": self.grading.device, "path": str(self.source_path)}
+
     def wrong_solutions(self) -> list[Path]:
         wrong = self.folder / "wrong"
         return sorted(wrong.glob("*.py")) if self.kind == "native" and wrong.is_dir() else []

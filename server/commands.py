@@ -21,7 +21,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pygls.uris import from_fs_path, to_fs_path
 
-from infrakata.core.matching import NoMatch
+from infrakata.core.grading import CannotGrade
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 from infrakata.core.results import GradingError
@@ -134,7 +134,7 @@ def _solution(ls: KataServer, command: str, uri: str) -> tuple[Problem, str]:
         raise JsonRpcInvalidParams(f"{command}: cannot read {uri}: {error}")
     try:
         return ls.match(uri, source), source
-    except NoMatch as error:
+    except CannotGrade as error:
         raise JsonRpcInvalidParams(f"{command}: {error}")
 
 
@@ -241,9 +241,7 @@ def register(server: KataServer) -> None:
 
     @server.command(LIST_PROBLEMS)
     def list_problems(ls: KataServer, *arguments: Any) -> list[dict[str, Any]]:
-        return [{"slug": p.slug, "title": p.title, "difficulty": p.difficulty, "category": p.category,
-                 "tags": list(p.tags), "hasBenchmark": p.benchmark is not None}
-                for p in ls.catalog.problems.values()]
+        return [p.summary() for p in ls.catalog.problems.values()]
 
     @server.command(CANCEL)
     def cancel(ls: KataServer, *arguments: Any) -> None:

@@ -7,7 +7,6 @@ the document's PositionCodec, measured on the text that was graded.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types

@@ -22,9 +22,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from infrakata.core.catalog import Catalog
-from infrakata.core import history
 from infrakata.core.config import Settings, find_workspace, load_settings
-from infrakata.core.matching import NoMatch, match_problem
+from infrakata.core.grading import CannotGrade, Grading
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 from infrakata.core.results import RunReport
@@ -173,9 +172,13 @@ class KataServer(LanguageServer):
     def document(self, uri: str) -> TextDocument:
         return self.workspace.get_text_document(uri)
 
+    def grading(self, runner: Runner | None = None) -> Grading:
+        """Core's grading path under the current settings (a runner where something is to be run)."""
+        return Grading(self.catalog, self.settings, self.root, runner)
+
     def match(self, uri: str, source: str) -> Problem:
-        """The problem this document solves; raises NoMatch with how to name one."""
-        problem = match_problem(Path(to_fs_path(uri) or uri), source, self.catalog, self.settings, self.root)
+        """The problem this document solves; raises CannotGrade with how to name one."""
+        problem = self.grading().problem_for(Path(to_fs_path(uri) or uri), source)
         self.state(uri).problem = problem
         return problem
 
@@ -185,7 +188,7 @@ class KataServer(LanguageServer):
         if state.problem is None:
             try:
                 self.match(uri, self.document(uri).source)
-            except (NoMatch, OSError):
+            except (CannotGrade, OSError):
                 return None
         return state.problem
 
@@ -209,7 +212,7 @@ class KataServer(LanguageServer):
                      progress: Callable[[str], None] | None) -> RunReport | None:
         try:
             problem = self.match(uri, source)
-        except NoMatch as error:
+        except CannotGrade as error:
             self.publish(uri, version, [convert.unmatched_diagnostic(str(error))])
             return None
         if progress is not None:
@@ -217,7 +220,7 @@ class KataServer(LanguageServer):
         path = Path(to_fs_path(uri) or uri)
         try:
             # On the run's thread: the first grading may wait for start_workers to finish.
-            report = await run.call(lambda: self.runner.run(problem, source, path, cancel=run.token))
+            report = await run.call(lambda: self.grading(self.runner).run(problem, source, path, cancel=run.token))
         except Exception as error:  # a broken problem or a dead pool: say so, keep serving
             log.exception("grading %s failed", uri)
             message = f"kata: could not grade {path.name} against {problem.slug}: {error}"
@@ -238,18 +241,17 @@ class KataServer(LanguageServer):
         if report.verdict == "crashed":
             self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning,
                       once=True)
-        workspace = find_workspace(path.parent)  # as `kata run`: the workspace's store, else the user's
-        try:
-            await asyncio.to_thread(history.record, workspace, report)
-        except Exception as error:  # noqa: BLE001 - an unwritable store must not stop the grading
-            self.show(f"kata: progress not recorded in {history.store_path(workspace)}: {error}",
-                      types.MessageType.Warning, once=True)
         self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
         self.refresh_lenses()
+        # After the result is out: the attempt, where `kata run` records it (the workspace's store,
+        # else the learner's own).
+        warning = await asyncio.to_thread(Grading.record, path, report)
+        if warning:
+            self.show(f"kata: {warning}", types.MessageType.Warning, once=True)
         if report.accepted:
             from .learning import offer_next
 
-            offer_next(self, path, problem, workspace)
+            offer_next(self, path, problem, find_workspace(path.parent))
         return report
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:

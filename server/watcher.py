@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from infrakata.core.matching import NoMatch
+from infrakata.core.grading import CannotGrade
 from infrakata.core.watch import watch_files
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def on_change(ls: KataServer, path: Path) -> None:
         version = document.version
     try:
         ls.match(uri, source)
-    except NoMatch:
+    except CannotGrade:
         return  # not every Python file in a workspace is a solution
     log.info("%s changed on disk: grading", path)
     ls.grade(uri, source, version)

@@ -99,9 +99,13 @@ async def test_start_kata_writes_the_starter_once_and_opens_it(shared: KataClien
 
 async def test_list_problems(shared: KataClient):
     problems = {p["slug"]: p for p in await shared.command("kata.listProblems")}
-    assert problems["fixture-scale"] == {"slug": "fixture-scale", "title": "Scale a number", "difficulty": "Easy",
-                                         "category": "Test", "tags": ["fixture"], "hasBenchmark": False}
+    scale = problems["fixture-scale"]
+    assert {k: scale[k] for k in ("slug", "title", "difficulty", "category", "tags", "hasBenchmark", "device")} == {
+        "slug": "fixture-scale", "title": "Scale a number", "difficulty": "Easy", "category": "Test",
+        "tags": ["fixture"], "hasBenchmark": False, "device": "cpu"}
     assert problems["quantized-adamw-8bit"]["hasBenchmark"] is True
+    # The same summary as `kata list --json` gives.
+    assert scale["path"].endswith("fixture-scale") and scale["kind"] == "native" and scale["entry_point"]
 
 
 async def test_benchmark_gates_on_correctness_and_titles_its_lens(shared: KataClient, uri: str):
