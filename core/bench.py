@@ -353,17 +353,6 @@ def record_best(workspace: Path, report: BenchReport) -> float:
     return float(best)
 
 
-def best_results(workspace: Path, problem: str | None = None) -> list[dict[str, Any]]:
-    """The recorded bests (for code lenses and `kata` summaries), best first."""
-    if not history.store_path(workspace).is_file():
-        return []
-    with _connect(workspace) as db:
-        rows = db.execute("""SELECT problem, device, unit, geomean, roofline, reference, file, at FROM bench_best
-                             WHERE ? IS NULL OR problem = ? ORDER BY geomean DESC""", (problem, problem)).fetchall()
-    keys = ("problem", "device", "unit", "geomean", "roofline", "reference", "file", "at")
-    return [dict(zip(keys, row)) for row in rows]
-
-
 # -- output ------------------------------------------------------------------------------------
 
 def _round(value: float | None, digits: int = 3) -> float | None:

@@ -22,8 +22,6 @@ from .limits import Limits
 from .problem import Benchmark, Case, Grading, Problem
 
 BUNDLED = Path(__file__).resolve().parent.parent / "problems"
-VERDICTS = ("accepted", "wrong_answer", "runtime_error", "time_limit_exceeded",
-            "memory_limit_exceeded", "forbidden", "syntax_error", "crashed")
 
 
 @dataclass(frozen=True)

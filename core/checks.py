@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .catalog import VERDICTS, ProblemError, expected_verdict
+from .catalog import ProblemError, expected_verdict
+from .results import VERDICTS
 from .compare import Tolerance, compare
 from .problem import Problem
 from .results import GradingError

@@ -1,7 +1,8 @@
-"""RunReport -> the JSON contract (DESIGN.md §4) and terminal text."""
+"""RunReport -> the JSON of `kata run --json` (the contract in README.md) and terminal text."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from rich.console import Group
@@ -9,32 +10,20 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .results import CaseResult, Finding, RunReport
+from .results import RunReport
 
 STATUS_STYLE = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red"),
                 "timeout": ("⧗", "yellow"), "memory": ("M", "yellow"), "skipped": ("-", "dim")}
 
 
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
-    return {"line": finding.line, "column": finding.column, "end_line": finding.end_line,
-            "end_column": finding.end_column, "severity": finding.severity, "code": finding.code,
-            "message": finding.message}
-
-
-def case_to_dict(case: CaseResult) -> dict[str, Any]:
-    return {"id": case.id, "name": case.name, "status": case.status, "time_ms": round(case.time_ms, 3),
-            "message": case.message, "line": case.line, "max_abs_diff": case.max_abs_diff,
-            "max_rel_diff": case.max_rel_diff, "mismatched": case.mismatched, "elements": case.elements,
-            "worst_index": case.worst_index, "expected": case.expected, "actual": case.actual}
-
-
 def report_to_dict(report: RunReport) -> dict[str, Any]:
-    return {"problem": report.problem, "file": report.file, "verdict": report.verdict,
-            "passed": report.passed, "total": report.total, "time_ms": round(report.time_ms, 3),
-            "findings": [finding_to_dict(f) for f in report.findings],
-            "cases": [case_to_dict(c) for c in report.cases],
-            "title": report.title, "entry_line": report.entry_line, "output": report.output,
-            "cancelled": report.cancelled}
+    """The dataclasses as they are (so the JSON cannot drift from the types), times rounded to
+    microseconds, plus the pass counts."""
+    data = asdict(report)
+    data.update(passed=report.passed, total=report.total, time_ms=round(report.time_ms, 3))
+    for case in data["cases"]:
+        case["time_ms"] = round(case["time_ms"], 3)
+    return data
 
 
 def summary_line(report: RunReport) -> str:

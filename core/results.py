@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 if TYPE_CHECKING:
     from .sandbox.pool import CallResult
 
 Verdict = Literal["accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
                   "forbidden", "syntax_error", "crashed"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+
+
+def verdict_words(verdict: Verdict) -> str:
+    """How a verdict reads in a sentence: "wrong answer"."""
+    return verdict.replace("_", " ")
+
+
 CaseStatus = Literal["passed", "failed", "error", "timeout", "memory", "skipped"]
 Cause = Literal["exception", "crashed", "forbidden"]  # what made a case an error
 
 # The verdict a run gets from its first failing case, by that case's status (crashes are refined below).
-VERDICT_OF_STATUS: dict[str, str] = {
+VERDICT_OF_STATUS: dict[CaseStatus, Verdict] = {
     "failed": "wrong_answer",
     "error": "runtime_error",
     "timeout": "time_limit_exceeded",
@@ -62,7 +70,7 @@ class CaseResult:
 class RunReport:
     problem: str
     file: str
-    verdict: str
+    verdict: Verdict
     cases: list[CaseResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     time_ms: float = 0.0
@@ -84,7 +92,7 @@ class RunReport:
         return self.verdict == "accepted"
 
 
-def verdict_of(cases: list[CaseResult]) -> str:
+def verdict_of(cases: list[CaseResult]) -> Verdict:
     for case in cases:
         if case.status == "passed":
             continue

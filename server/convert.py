@@ -14,7 +14,7 @@ from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from infrakata.core.problem import Problem
-from infrakata.core.results import CaseResult, Finding, RunReport
+from infrakata.core.results import CaseResult, Finding, RunReport, verdict_words
 from infrakata.core.static import find_entry_point
 
 SOURCE = "kata"
@@ -22,16 +22,6 @@ _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
     "information": types.DiagnosticSeverity.Information,
-}
-_VERDICT_WORDS = {
-    "accepted": "accepted",
-    "wrong_answer": "wrong answer",
-    "runtime_error": "runtime error",
-    "time_limit_exceeded": "time limit exceeded",
-    "memory_limit_exceeded": "memory limit exceeded",
-    "forbidden": "forbidden",
-    "syntax_error": "syntax error",
-    "crashed": "crashed",
 }
 
 
@@ -84,7 +74,7 @@ def _finding_diagnostic(text: Text, finding: Finding) -> types.Diagnostic:
 
 
 def case_message(case: CaseResult) -> str:
-    detail = case.message or _VERDICT_WORDS.get(case.status, case.status)
+    detail = case.message or case.status
     return f"case {case.id} ({case.name}): {detail}" if case.name else f"case {case.id}: {detail}"
 
 
@@ -142,10 +132,6 @@ def unmatched_diagnostic(message: str) -> types.Diagnostic:
         code="no-problem",
         source=SOURCE,
     )
-
-
-def verdict_words(verdict: str) -> str:
-    return _VERDICT_WORDS.get(verdict, verdict.replace("_", " "))
 
 
 def result_summary(report: RunReport) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -155,9 +156,11 @@ def test_best_figure_per_problem_and_device_is_kept(tmp_path):
     assert bench.record_best(tmp_path, _timed_report(3000.0)) == 3000.0
     assert bench.record_best(tmp_path, _timed_report(2500.0)) == 3000.0
     assert bench.record_best(tmp_path, _timed_report(3200.0)) == 3200.0
-    (best,) = bench.best_results(tmp_path, "quantized-adamw-8bit")
-    assert (best["device"], best["geomean"], best["roofline"]) == ("NVIDIA H200 (CUDA)", 3200.0, 4000.0)
-    assert (tmp_path / ".kata" / "history.sqlite").is_file()
+    store = tmp_path / ".kata" / "history.sqlite"
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT device, geomean, roofline FROM bench_best WHERE problem = ?",
+                          ("quantized-adamw-8bit",)).fetchall()
+    assert rows == [("NVIDIA H200 (CUDA)", 3200.0, 4000.0)]
 
 
 def test_timed_report_as_text_and_json():

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from infrakata.core.catalog import VERDICTS, Catalog, expected_verdict
+from infrakata.core.catalog import Catalog, expected_verdict
+from infrakata.core.results import VERDICTS
 
 CATALOG = Catalog.load()
 PROBLEMS = sorted(CATALOG.problems.values(), key=lambda p: p.slug)

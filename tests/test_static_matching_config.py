@@ -70,7 +70,7 @@ def test_broken_kata_toml_gives_defaults_and_a_warning(tmp_path):
 
 
 def test_layers_keep_their_floors():
-    """core never imports the server, and kernels import nothing from core (DESIGN.md §2)."""
+    """core never imports the server, and kernels import nothing from core (the layers' floors: README.md, Layout)."""
     import ast
 
     repo = Path(__file__).resolve().parents[1]
