@@ -36,10 +36,10 @@ from typing import Any, Callable, Sequence
 
 from . import history, static
 from .compare import Comparison
+from .limits import COPY_TIMEOUT_S
 from .problem import Benchmark, Problem
 from .results import GradingError, error_case
 from .runner import tolerance_of
-from .limits import COPY_TIMEOUT_S
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .workers import reference_filename, solution_spec
 

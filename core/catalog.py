@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 from .limits import Limits
-from .problem import Benchmark, Case, Grading, Problem
+from .problem import Benchmark, Case, CodestarSource, Grading, NativeSource, Problem
 
 BUNDLED = Path(__file__).resolve().parent.parent / "problems"
 
@@ -73,25 +73,25 @@ class Catalog:
 
 
 def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
+    from .kinds import KINDS
+
     if not root.exists():
         errors.append(ProblemError(root, "problem path does not exist"))
         return []
-    if root.is_file() or (root / "problem.toml").is_file():
+    if any(kind.defines(root) for kind in KINDS.values()):
         return [root]
-    found = [p for p in sorted(root.iterdir()) if (p / "problem.toml").is_file()]
-    found += sorted(root.glob("*.json"))
-    return found
+    return [path for kind in KINDS.values() for path in kind.problems_in(root)]
 
 
 def load_problem(path: Path) -> Problem:
+    """The problem a path defines, by the first kind that recognises it (core/kinds.py)."""
+    from .kinds import KINDS
+
     path = path.resolve()
-    if path.is_dir():
-        return _load_native(path)
-    if path.suffix == ".json":
-        return load_codestar(path)
-    if path.name == "problem.toml":
-        return _load_native(path.parent)
-    raise ProblemError(path, "not a problem: expected a folder with problem.toml or a codestar .json file")
+    for kind in KINDS.values():
+        if kind.defines(path):
+            return kind.load(path)
+    raise ProblemError(path, "not a problem: expected " + " or ".join(k.looks_like for k in KINDS.values()))
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -140,7 +140,7 @@ class _Fields:
         return tuple(tuple(s) for s in values)
 
 
-def _load_native(folder: Path) -> Problem:
+def load_native(folder: Path) -> Problem:
     toml_path = folder / "problem.toml"
     try:
         text = toml_path.read_text(encoding="utf-8")
@@ -156,7 +156,7 @@ def _load_native(folder: Path) -> Problem:
     if slug != folder.name:
         raise top.error("slug", f"'{slug}' must equal the folder name '{folder.name}'")
     # Scalar fields first, so a typo there is reported before missing files or cases.
-    metadata = _shared_fields(top, slug, folder)
+    metadata = _shared_fields(top, slug)
     metadata["title_zh"] = top.get("title_zh", str, "")
     grading = _grading(_Fields(top.get("grading", dict, {}), toml_path, text, "grading."))
     benchmark_table = top.get("benchmark", dict, None)
@@ -180,7 +180,7 @@ def _load_native(folder: Path) -> Problem:
         statement_path=statement_path if statement_path.is_file() else None,
         reference_source=reference.read_text(encoding="utf-8"),
         starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
-        inline_cases=inline,
+        source=NativeSource(folder, inline),
         **_learning_fields(top, folder),
     )
 
@@ -192,13 +192,12 @@ def _learning_fields(top: _Fields, folder: Path) -> dict[str, Any]:
                 editorial=editorial.read_text(encoding="utf-8") if editorial.is_file() else "")
 
 
-def _shared_fields(fields: _Fields, slug: str, source_path: Path) -> dict[str, Any]:
+def _shared_fields(fields: _Fields, slug: str) -> dict[str, Any]:
     """The fields both formats have (codestar's names)."""
     return dict(
         slug=slug,
         title=fields.get("title", str),
         entry_point=fields.get("entry_point", str, check=str.isidentifier, expect="a Python identifier"),
-        source_path=source_path,
         difficulty=fields.get("difficulty", str, ""),
         category=fields.get("category", str, ""),
         tags=fields.strings("tags"),
@@ -281,13 +280,12 @@ def load_codestar(path: Path) -> Problem:
         raise ProblemError(path, f"does not compile: {error.msg} (line {error.lineno} of the field)", field,
                            _line_of(text, field)) from None
     return Problem(
-        **_shared_fields(fields, fields.get("slug", str), path),
-        kind="codestar",
+        **_shared_fields(fields, fields.get("slug", str)),
+        source=CodestarSource(path, data["test_code"]),
         grading=Grading(device="cuda" if _is_kernel_problem(data) else "cpu"),
         statement=fields.get("description_md", str, ""),
         reference_source=data["reference_code"],
         starter=fields.get("starter_code", str, ""),
-        test_code=data["test_code"],
         editorial=fields.get("editorial_md", str, ""),
     )
 

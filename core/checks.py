@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .catalog import ProblemError, expected_verdict
-from .results import VERDICTS
 from .compare import Tolerance, compare
-from .problem import Problem
-from .results import GradingError
+from .kinds import kind_of
+from .problem import CodestarSource, NativeSource, Problem
+from .results import VERDICTS, GradingError
 
 if TYPE_CHECKING:
     from .runner import Runner
@@ -42,7 +42,7 @@ def load_failure(error: ProblemError) -> ProblemCheck:
 
 def _statements(problem: Problem) -> str | None:
     """What is missing from the statements, or None."""
-    if problem.kind == "codestar":
+    if isinstance(problem.source, CodestarSource):
         return None if problem.statement.strip() else "no statement: description_md is empty"
     if problem.statement_path is None:
         return "no statement: README.md is missing"
@@ -85,8 +85,8 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
         return "the starter is accepted: it must not be" if verdict == "accepted" else None
 
     def deterministic() -> str | None:
-        if problem.kind != "native" or problem.inline_cases:
-            return None
+        if not isinstance(problem.source, NativeSource) or problem.source.inline_cases:
+            return None  # only a cases.py generates inputs
         first, second = runner.case_inputs(problem), runner.case_inputs(problem)
         if len(first) != len(second):
             return f"cases() is not deterministic: {len(first)} cases, then {len(second)}"
@@ -99,7 +99,7 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
     check("reference accepted", reference)
     check("starter rejected", starter)
     check("deterministic cases", deterministic)
-    for path in problem.wrong_solutions():
+    for path in kind_of(problem).wrong_solutions(problem):
         expected = expected_verdict(path)
         label = f"wrong/{path.name}"
         if expected not in VERDICTS or expected == "accepted":

@@ -23,8 +23,8 @@ from rich.markup import escape
 from . import history, learning
 from .catalog import Catalog
 from .config import find_workspace, load_settings
-from .learning import LearningError, starter_file_name, write_starter  # noqa: F401 - re-exported
 from .grading import CannotGrade, Grading
+from .learning import LearningError, starter_file_name, write_starter  # noqa: F401 - re-exported
 from .problem import Problem
 from .results import GradingError, RunReport
 

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from .compare import Comparison, Tolerance, compare, describe
-from .problem import Problem
+from .problem import CodestarSource, Problem
 from .results import CaseResult, GradingError, error_case, not_run_after_timeout
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .sandbox.protocol import ErrorInfo, SolutionSpec
@@ -133,8 +133,9 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
         "summarize_obj": describe, "cases_results": log, "time": time,
         "atol": problem.atol, "rtol": problem.rtol,
     }
+    assert isinstance(problem.source, CodestarSource)
     try:
-        exec(compile(problem.test_code, f"{problem.source_path}:test_code", "exec"), harness)
+        exec(compile(problem.source.test_code, f"{problem.source_path}:test_code", "exec"), harness)
     except Cancelled:
         pass
     except Exception as error:

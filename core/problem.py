@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from .limits import Limits
 
@@ -46,12 +46,40 @@ class Benchmark:
 
 
 @dataclass(frozen=True)
+class NativeSource:
+    """What only a native problem has: its folder (problem.toml, reference.py, cases.py, wrong/) and
+    its inline [[cases]]."""
+
+    folder: Path
+    inline_cases: tuple[Case, ...] = ()
+    kind: ClassVar[str] = "native"
+
+    @property
+    def path(self) -> Path:
+        return self.folder
+
+
+@dataclass(frozen=True)
+class CodestarSource:
+    """What only a codestar problem has: its JSON file, and the test_code that drives a solution."""
+
+    path: Path
+    test_code: str
+    kind: ClassVar[str] = "codestar"
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+
+@dataclass(frozen=True)
 class Problem:
+    """What every kind of problem has; the kind's own fields are on `source` (core/kinds.py runs each)."""
+
     slug: str
     title: str
     entry_point: str
-    source_path: Path  # the folder of a native problem, or the codestar JSON file
-    kind: Literal["native", "codestar"] = "native"
+    source: NativeSource | CodestarSource
     title_zh: str = ""
     difficulty: str = ""
     category: str = ""
@@ -67,8 +95,6 @@ class Problem:
     statement_path: Path | None = None
     reference_source: str = ""
     starter: str = ""
-    inline_cases: tuple[Case, ...] = ()
-    test_code: str = ""  # codestar only
     hints: tuple[str, ...] = ()  # tiered, English; shown one at a time (`kata hint`)
     hints_zh: tuple[str, ...] = ()
     editorial: str = ""  # EDITORIAL.md, or codestar's editorial_md: shown once the kata is accepted
@@ -82,8 +108,17 @@ class Problem:
         return self.limits.memory_mb
 
     @property
+    def kind(self) -> str:
+        return self.source.kind
+
+    @property
+    def source_path(self) -> Path:
+        """Where the problem is defined: a native problem's folder, a codestar problem's JSON file."""
+        return self.source.path
+
+    @property
     def folder(self) -> Path:
-        return self.source_path if self.kind == "native" else self.source_path.parent
+        return self.source.folder
 
     def module_name(self, name: str) -> str:
         """The private name a trusted module of this problem is loaded under (in the grader and the child)."""
@@ -107,6 +142,3 @@ class Problem:
                 "tags": list(self.tags), "entry_point": self.entry_point, "hasBenchmark": self.benchmark is not None,
                 "kind": self.kind, "device": self.grading.device, "path": str(self.source_path)}
 
-    def wrong_solutions(self) -> list[Path]:
-        wrong = self.folder / "wrong"
-        return sorted(wrong.glob("*.py")) if self.kind == "native" and wrong.is_dir() else []

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import codestar, static
+from . import static
 from .compare import Comparison, Tolerance, compare
-from .problem import Problem
-from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of
+from .kinds import kind_of
+from .problem import NativeSource, Problem
+from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of, verdict_words
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
-from .workers import ReferenceWorker, device_for, solution_spec
 from .sandbox.wire import sanitize, snapshot
-
+from .workers import ReferenceWorker, device_for, solution_spec
 
 ArgKey = int | str  # an argument by position or by keyword
 
@@ -75,8 +75,9 @@ class Runner:
         return entry
 
     def case_inputs(self, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
-        if problem.inline_cases:
-            return [(c.name, c.args, c.kwargs) for c in problem.inline_cases]
+        inline = problem.source.inline_cases if isinstance(problem.source, NativeSource) else ()
+        if inline:
+            return [(c.name, c.args, c.kwargs) for c in inline]
         try:
             generated = problem.module("cases").cases()
             return [(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})))
@@ -134,13 +135,10 @@ class Runner:
         report.findings = static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
         if report.findings:
             report.verdict = "syntax_error" if report.findings[0].code == "syntax-error" else "forbidden"
-            if problem.kind == "native":
-                report.cases = [CaseResult(i, c.name, "skipped", message=f"not run: {report.verdict.replace('_', ' ')}")
-                                for i, c in enumerate(self.prepare(problem), 1)]
-        elif problem.kind == "codestar":
-            report.cases, output = codestar.run(problem, source, filename, self.pool, cancel, report.entry_line)
+            report.cases = [CaseResult(i, name, "skipped", message=f"not run: {verdict_words(report.verdict)}")
+                            for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
-            report.cases, output = self._run_native(problem, source, filename, cancel, report.entry_line)
+            report.cases, output = kind_of(problem).run(self, problem, source, filename, cancel, report.entry_line)
         if not report.findings:
             report.output = output
             report.cancelled = cancel is not None and cancel.cancelled
@@ -148,8 +146,9 @@ class Runner:
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
 
-    def _run_native(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-                    entry_line: int | None) -> tuple[list[CaseResult], str]:
+    def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
+                  entry_line: int | None) -> tuple[list[CaseResult], str]:
+        """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
         spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kinds import kind_of
 from .problem import Problem
 from .results import GradingError
 from .sandbox.pool import WorkerPool
@@ -17,19 +18,16 @@ from .sandbox.protocol import SolutionSpec
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
                   preload: tuple[str, ...] = (), trusted: bool = False) -> SolutionSpec:
     """A worker for this problem: the learner's solution, or (trusted) its reference."""
-    modules: tuple[tuple[str, str], ...] = ()
-    if problem.kind == "native" and (problem.folder / "cases.py").is_file():
-        modules = ((problem.module_name("cases"), str(problem.folder / "cases.py")),)
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
         limits=problem.limits.worker(calls, cuda, trusted),
         forbidden_modules=() if trusted else problem.forbidden_modules,
         forbidden_calls=() if trusted else problem.forbidden_calls,
-        preload=preload, problem_modules=modules)
+        preload=preload, problem_modules=kind_of(problem).trusted_modules(problem))
 
 
 def reference_filename(problem: Problem) -> str:
-    return str(problem.folder / "reference.py") if problem.kind == "native" else f"{problem.source_path}:reference_code"
+    return kind_of(problem).reference_filename(problem)
 
 
 def device_for(problem: Problem, pool: WorkerPool) -> str:

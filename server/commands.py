@@ -17,14 +17,13 @@ from typing import Any, Callable, TypeVar
 
 import attrs
 import cattrs
-from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
-from pygls.uris import from_fs_path, to_fs_path
-
 from infrakata.core.grading import CannotGrade
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 from infrakata.core.results import GradingError
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
+from pygls.uris import from_fs_path, to_fs_path
 
 from . import convert
 from .scheduler import Run, RunCancelled

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from lsprotocol import types
-from pygls.uris import from_fs_path
-from pygls.workspace.position_codec import PositionCodec
-
 from infrakata.core.problem import Problem
 from infrakata.core.results import CaseResult, Finding, RunReport, verdict_words
 from infrakata.core.static import find_entry_point
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pygls.workspace.position_codec import PositionCodec
 
 SOURCE = "kata"
 _SEVERITY = {

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lsprotocol import types
-
 from infrakata.core import learning
+from lsprotocol import types
 
 from . import convert
 

@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
-from pygls.uris import from_fs_path, to_fs_path
-
 from infrakata.core import learning
 from infrakata.core.config import find_workspace
 from infrakata.core.problem import Problem
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.uris import from_fs_path, to_fs_path
 
 from .commands import _show, _solution, open_starter, parse
 from .server import KataServer  # pygls reads handlers' type hints at run time

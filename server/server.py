@@ -15,12 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Mapping
 
-from lsprotocol import types
-from pygls.capabilities import get_capability
-from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
-from pygls.workspace import TextDocument
-
 from infrakata.core.catalog import Catalog
 from infrakata.core.config import Settings, find_workspace, load_settings
 from infrakata.core.grading import CannotGrade, Grading
@@ -28,6 +22,11 @@ from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 from infrakata.core.results import RunReport
 from infrakata.core.sandbox.pool import WorkerPool
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
 
 from . import convert
 from .scheduler import Run, Scheduler
@@ -243,8 +242,13 @@ class KataServer(LanguageServer):
                       once=True)
         self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
         self.refresh_lenses()
-        # After the result is out: the attempt, where `kata run` records it (the workspace's store,
-        # else the learner's own).
+        # Not part of the run: a newer save must not cancel the record of this one.
+        self.background(self._after_result(path, problem, report))
+        return report
+
+    async def _after_result(self, path: Path, problem: Problem, report: RunReport) -> None:
+        """Once the editor has the result: the attempt, where `kata run` records it (the workspace's
+        store, else the learner's own), and after an acceptance the way on."""
         warning = await asyncio.to_thread(Grading.record, path, report)
         if warning:
             self.show(f"kata: {warning}", types.MessageType.Warning, once=True)
@@ -252,7 +256,6 @@ class KataServer(LanguageServer):
             from .learning import offer_next
 
             offer_next(self, path, problem, find_workspace(path.parent))
-        return report
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:
         """Publish unless a newer version of the document has already been published."""

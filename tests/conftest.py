@@ -7,7 +7,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from infrakata.core.catalog import Catalog
 from infrakata.core.runner import Runner
 from infrakata.core.sandbox.pool import WorkerPool

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from infrakata.core import bench
 from infrakata.core.bench import BenchReport, Rejected, ShapeResult
 from infrakata.core.catalog import Catalog, expected_verdict

@@ -4,13 +4,13 @@ solution gets exactly the verdict its header states. Regression tests for the gr
 from __future__ import annotations
 
 import pytest
-
 from infrakata.core.catalog import Catalog, expected_verdict
+from infrakata.core.kinds import kind_of
 from infrakata.core.results import VERDICTS
 
 CATALOG = Catalog.load()
 PROBLEMS = sorted(CATALOG.problems.values(), key=lambda p: p.slug)
-WRONG = [(p, path) for p in PROBLEMS for path in p.wrong_solutions()]
+WRONG = [(p, path) for p in PROBLEMS for path in kind_of(p).wrong_solutions(p)]
 
 
 def test_bundled_catalogue_loads_cleanly():

@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 KATA = Path(sys.executable).with_name("kata")
 REPO = Path(__file__).resolve().parents[1]
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from infrakata.core import benchtime
 from infrakata.core.catalog import Catalog, ProblemError, load_problem
 from infrakata.core.limits import CUDA_START_S, MIB, Limits

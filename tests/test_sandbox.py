@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from infrakata.core.catalog import Catalog
 from infrakata.core.limits import Limits
 from infrakata.core.sandbox.protocol import SolutionSpec

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from infrakata.core.config import find_workspace, load_settings
 from infrakata.core.matching import NoMatch, match_problem
 from infrakata.core.static import check, find_entry_point

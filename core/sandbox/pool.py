@@ -28,8 +28,20 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator
 
 from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, resident_bytes
-from .protocol import (CallRequest, ErrorInfo, Exited, Forked, ForkRequest, Ready, Reply,
-                       SolutionSpec, SpareStarted, decode_event, encode_event, reply_from_wire)
+from .protocol import (
+    CallRequest,
+    ErrorInfo,
+    Exited,
+    Forked,
+    ForkRequest,
+    Ready,
+    Reply,
+    SolutionSpec,
+    SpareStarted,
+    decode_event,
+    encode_event,
+    reply_from_wire,
+)
 from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")

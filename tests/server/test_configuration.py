@@ -4,9 +4,8 @@ broken problems get a message, the defaults apply, and the server keeps serving.
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
-
 from infrakata.core import history
+from lsprotocol import types
 
 from .conftest import CORRECT, FIXTURE_PROBLEMS, FIXTURES, WRONG, KataClient
 
