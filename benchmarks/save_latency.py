@@ -103,12 +103,14 @@ async def measure(client: Client, root: Path, slug: str, versions: tuple[str, st
     texts = [f"# kata: {slug}\n{text}" for text in versions]
     path.write_text(texts[0])
     opened = client.expect(uri, 1)
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=texts[0])))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="python", version=1, text=texts[0])))
     await asyncio.wait_for(opened, 120)  # the first grading warms the reference cache: not counted
     for save in range(saves):
         version, text = save + 2, texts[(save + 1) % 2]
         client.text_document_did_change(types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(version=version, uri=uri), [types.TextDocumentContentChangeWholeDocument(text)]))
+            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [types.TextDocumentContentChangeWholeDocument(text)]))
         path.write_text(text)
         published = client.expect(uri, version)
         started = time.perf_counter()

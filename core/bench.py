@@ -30,9 +30,10 @@ import math
 import sqlite3
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from . import history, static
 from .compare import Comparison

@@ -22,7 +22,8 @@ from __future__ import annotations
 import sys
 import time
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -74,7 +75,7 @@ def _replaced(maker: tuple[Callable[..., Any], Any]) -> list[str]:
     return found
 
 
-def _l2_flush_buffer() -> "torch.Tensor":
+def _l2_flush_buffer() -> torch.Tensor:
     """A buffer twice the device's L2 cache: writing it before a repetition evicts what the last one
     left there (GPU MODE's and KernelBench's harnesses do the same)."""
     l2 = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -43,7 +44,7 @@ class Catalog:
         self.errors = errors
 
     @classmethod
-    def load(cls, extra_paths: Iterable[Path | str] = (), include_bundled: bool = True) -> "Catalog":
+    def load(cls, extra_paths: Iterable[Path | str] = (), include_bundled: bool = True) -> Catalog:
         problems: dict[str, Problem] = {}
         errors: list[ProblemError] = []
         roots = ([BUNDLED] if include_bundled else []) + [Path(p).expanduser() for p in extra_paths]
@@ -110,8 +111,8 @@ class _Fields:
     def error(self, key: str, message: str) -> ProblemError:
         return ProblemError(self.path, message, self.prefix + key, _line_of(self.text, key))
 
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., check: Callable[[Any], bool] | None = None,
-            expect: str = "") -> Any:
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...,
+            check: Callable[[Any], bool] | None = None, expect: str = "") -> Any:
         if key not in self.data:
             if default is ...:
                 raise self.error(key, "is required")

@@ -8,10 +8,12 @@ equal inputs).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .catalog import ProblemError, expected_verdict
 from .compare import Tolerance, compare
@@ -51,7 +53,7 @@ def _statements(problem: Problem) -> str | None:
     return f"README.md has no {' and no '.join(missing)} section" if missing else None
 
 
-def _grade(runner: Runner, problem: Problem, source: str, path) -> str:
+def _grade(runner: Runner, problem: Problem, source: str, path: Path) -> str:
     report = runner.run(problem, source, path)
     if report.accepted:
         return "accepted"
@@ -90,7 +92,7 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
         first, second = runner.case_inputs(problem), runner.case_inputs(problem)
         if len(first) != len(second):
             return f"cases() is not deterministic: {len(first)} cases, then {len(second)}"
-        for index, ((name, *one), (_, *two)) in enumerate(zip(first, second), 1):
+        for index, ((name, *one), (_, *two)) in enumerate(zip(first, second, strict=False), 1):
             same = compare(_inputs(two), _inputs(one), Tolerance(0.0, 0.0), root="inputs")
             if not same.ok:
                 return f"cases() is not deterministic: case {index} ({name}) differs: {same.message}"
@@ -106,17 +108,16 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
             result.failures.append(f"{label}: its first lines must say `# expect: <verdict>` (one of "
                                    f"{', '.join(v for v in VERDICTS if v != 'accepted')})")
             continue
-        check(f"{label} -> {expected}",
-              lambda path=path, expected=expected, label=label: _wrong(runner, problem, path, expected, label))
+        check(f"{label} -> {expected}", functools.partial(_wrong, runner, problem, path, expected, label))
     return result
 
 
-def _wrong(runner: Runner, problem: Problem, path, expected: str, label: str) -> str | None:
+def _wrong(runner: Runner, problem: Problem, path: Path, expected: str, label: str) -> str | None:
     verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path)
     return None if verdict.split(" ")[0] == expected else f"{label}: expected {expected}, got {verdict}"
 
 
-def _inputs(values: list) -> object:
+def _inputs(values: list[Any]) -> object:
     from .sandbox.wire import snapshot
 
     args, kwargs = values

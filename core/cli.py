@@ -14,8 +14,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -75,7 +76,7 @@ def _read(path: Path) -> str:
         raise CannotGrade(f"{path}: cannot read ({error})") from None
 
 
-def _filtered(ctx: Context, args: argparse.Namespace, progress: dict[str, dict]) -> list[Problem]:
+def _filtered(ctx: Context, args: argparse.Namespace, progress: dict[str, dict[str, Any]]) -> list[Problem]:
     def wanted(p: Problem) -> bool:
         solved = bool(progress.get(p.slug, {}).get("accepted"))
         return ((not args.area or p.category.lower() == args.area.lower())
@@ -322,7 +323,8 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
     found = list(entry_points(group="infrakata.commands", name="serve"))
     if not found:
         raise CannotGrade("the language server is not installed with this infrakata (reinstall: scripts/setup)")
-    return found[0].load()(args.serve_args)
+    serve: Callable[[list[str]], int] = found[0].load()
+    return serve(args.serve_args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -405,7 +407,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             WorkerPool.shared().start()  # warm the zygote while this process loads the problem
         start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
         ctx = Context(start if start.exists() else Path("."), args.problems)
-        return args.handler(ctx, args)
+        handler: Callable[[Context, argparse.Namespace], int] = args.handler
+        return handler(ctx, args)
     except (CannotGrade, GradingError, SandboxUnavailable) as error:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {escape(str(error))}")
         return EXIT_CANNOT_GRADE

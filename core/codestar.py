@@ -144,7 +144,7 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
         session.close()
 
     results = []
-    for index, (entry, (calls, comparisons)) in enumerate(zip(log, log.details), 1):
+    for index, (entry, (calls, comparisons)) in enumerate(zip(log, log.details, strict=False), 1):
         failed_call = next((c for c in calls if c.status != "ok"), None)
         case_id = int(entry.get("case_id", index))
         name = str(entry.get("case_name", f"case {case_id}"))

@@ -46,7 +46,7 @@ def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
             names: tuple[str, ...] = ()) -> Comparison:
     if names and isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)) \
             and len(names) == len(expected) == len(actual):
-        for name, a, e in zip(names, actual, expected):
+        for name, a, e in zip(names, actual, expected, strict=False):
             result = _compare(a, e, tolerance, name)
             if not result.ok:
                 return result
@@ -104,8 +104,8 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
         return _compare_numbers(float(actual), float(expected), tol, path, actual, expected)
     if isinstance(expected, (bool, str, bytes)) or expected is None:
         if type(actual) is not type(expected) or actual != expected:
-            return _fail(path, f"expected {describe(expected)}, got {describe(actual) if type(actual) is type(expected) else _type_name(actual)}",
-                         actual, expected)
+            got = describe(actual) if type(actual) is type(expected) else _type_name(actual)
+            return _fail(path, f"expected {describe(expected)}, got {got}", actual, expected)
         return Comparison(True)
     if isinstance(expected, (tuple, list)):
         if not isinstance(actual, (tuple, list)):
@@ -113,7 +113,7 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
                          actual, expected)
         if len(actual) != len(expected):
             return _fail(path, f"expected {len(expected)} elements, got {len(actual)}", actual, expected)
-        for index, (a, e) in enumerate(zip(actual, expected)):
+        for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
             result = _compare(a, e, tol, f"{path}[{index}]")
             if not result.ok:
                 return result

@@ -6,9 +6,10 @@ An invalid value is a warning naming the file (or setting) and the fix; the defa
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -55,7 +56,14 @@ def find_workspace(start: Path) -> Path | None:
 def _file_table(workspace: Path, warnings: list[str]) -> tuple[dict[str, Any], str]:
     kata_toml = workspace / "kata.toml"
     pyproject = workspace / "pyproject.toml"
-    for path, pick in ((kata_toml, lambda d: d), (pyproject, lambda d: d.get("tool", {}).get("kata", {}))):
+    def whole(data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+    def tool_kata(data: dict[str, Any]) -> dict[str, Any]:
+        table: dict[str, Any] = data.get("tool", {}).get("kata", {})
+        return table
+
+    for path, pick in ((kata_toml, whole), (pyproject, tool_kata)):
         if not path.is_file():
             continue
         try:

@@ -12,6 +12,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from .results import RunReport
 
@@ -52,7 +53,7 @@ def record(workspace: Path | None, report: RunReport) -> None:
                     report.time_ms))
 
 
-def summary(workspace: Path | None) -> list[dict]:
+def summary(workspace: Path | None) -> list[dict[str, Any]]:
     """Per problem: attempts, whether it was ever accepted, and the best pass count."""
     if not store_path(workspace).is_file():
         return []
@@ -63,7 +64,7 @@ def summary(workspace: Path | None) -> list[dict]:
             for p, n, a, bp, t, last in rows]
 
 
-def progress(workspace: Path | None, problem: str) -> dict | None:
+def progress(workspace: Path | None, problem: str) -> dict[str, Any] | None:
     """One problem's row of `summary`, or None when it was never attempted here."""
     return next((row for row in summary(workspace) if row["problem"] == problem), None)
 

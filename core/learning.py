@@ -132,7 +132,8 @@ class Solution:
 def solution(problem: Problem, workspace: Path | None) -> Solution:
     mine = history.progress(workspace, problem.slug)
     if mine is None or not mine["accepted"]:
-        return Solution(problem.slug, False, best_passed=mine and mine["best_passed"], total=mine and mine["total"])
+        return Solution(problem.slug, False, best_passed=mine["best_passed"] if mine else None,
+                        total=mine["total"] if mine else None)
     return Solution(problem.slug, True, problem.editorial, problem.reference_source)
 
 

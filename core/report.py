@@ -54,7 +54,7 @@ def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         for column in ("", "#", "case", "ms", "detail"):
             table.add_column(column, overflow="fold")
-        first_with: dict[tuple, int] = {}
+        first_with: dict[tuple[str, str], int] = {}
         for case in report.cases:
             symbol, style = STATUS_STYLE.get(case.status, ("?", ""))
             detail = case.message if case.status != "passed" else ""

@@ -109,7 +109,7 @@ def not_run_after_timeout(case_id: int) -> str:
     return f"not run: case {case_id} exceeded the time limit; a run stops at its first timeout"
 
 
-def error_case(index: int, name: str, outcome: "CallResult", entry_line: int | None) -> CaseResult:
+def error_case(index: int, name: str, outcome: CallResult, entry_line: int | None) -> CaseResult:
     """A case that did not produce an output: exception, forbidden, timeout, memory, crash."""
     error = outcome.error
     kind = error.kind if error else outcome.status

@@ -11,9 +11,10 @@ import contextlib
 import copy
 import inspect
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import static
 from .compare import Comparison, Tolerance, compare

@@ -6,7 +6,7 @@ The sandbox refuses the same modules and calls again at run time (dynamic import
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from collections.abc import Iterable
 
 from .results import Finding
 

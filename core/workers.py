@@ -65,7 +65,7 @@ class ReferenceWorker:
     def close(self) -> None:
         self.worker.close()
 
-    def __enter__(self) -> "ReferenceWorker":
+    def __enter__(self) -> ReferenceWorker:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:
             parser.error(str(error))
     # stdout carries the protocol: logs go to stderr, which editors show as the server's log.
-    logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(stream=sys.stderr, level=args.log_level,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     serve(args.tcp)
     return 0
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
@@ -66,7 +67,7 @@ _converter = cattrs.Converter()
 
 def parse(command: str, cls: type[A], arguments: tuple[Any, ...]) -> A:
     """Positional arguments (as in PROTOCOL.md), or a single object with the field names."""
-    fields = attrs.fields(cls)
+    fields = attrs.fields(cast("type[attrs.AttrsInstance]", cls))
     names = [f.name if f.default is attrs.NOTHING else f"{f.name}?" for f in fields]
     if len(arguments) == 1 and isinstance(arguments[0], dict):
         values = arguments[0]
@@ -74,11 +75,11 @@ def parse(command: str, cls: type[A], arguments: tuple[Any, ...]) -> A:
         required = sum(f.default is attrs.NOTHING for f in fields)
         if not required <= len(arguments) <= len(fields):
             raise JsonRpcInvalidParams(f"{command} takes [{', '.join(names)}]; got {list(arguments)!r}")
-        values = dict(zip((f.name for f in fields), arguments))
+        values = dict(zip((f.name for f in fields), arguments, strict=False))
     try:
         return _converter.structure(values, cls)
     except Exception as error:  # noqa: BLE001 - cattrs wraps validator errors in groups
-        raise JsonRpcInvalidParams(f"{command} takes [{', '.join(names)}]; got {list(arguments)!r} ({error})")
+        raise JsonRpcInvalidParams(f"{command} takes [{', '.join(names)}]; got {list(arguments)!r} ({error})") from None
 
 
 class Progress:
@@ -93,7 +94,7 @@ class Progress:
         self.token: str | None = None
         self.end_message = ""
 
-    async def __aenter__(self) -> "Progress":
+    async def __aenter__(self) -> Progress:
         if not self.ls.supports("window.work_done_progress"):
             return self
         token = f"kata-{uuid.uuid4()}"
@@ -118,7 +119,7 @@ class Progress:
             self.ls.work_done_progress.tokens.pop(self.token, None)
 
 
-async def _outcome(ls: KataServer, key: str, task: asyncio.Task) -> Any:
+async def _outcome(ls: KataServer, key: str, task: asyncio.Task[Any]) -> Any:
     try:
         return await ls.scheduler.result(key, task)
     except RunCancelled as error:
@@ -130,11 +131,11 @@ def _solution(ls: KataServer, command: str, uri: str) -> tuple[Problem, str]:
     try:
         source = ls.document(uri).source
     except OSError as error:
-        raise JsonRpcInvalidParams(f"{command}: cannot read {uri}: {error}")
+        raise JsonRpcInvalidParams(f"{command}: cannot read {uri}: {error}") from None
     try:
         return ls.match(uri, source), source
     except CannotGrade as error:
-        raise JsonRpcInvalidParams(f"{command}: {error}")
+        raise JsonRpcInvalidParams(f"{command}: {error}") from None
 
 
 def _statement_uri(problem: Problem) -> str | None:
@@ -144,7 +145,8 @@ def _statement_uri(problem: Problem) -> str | None:
         path = Path(tempfile.gettempdir()) / "infrakata-statements" / f"{problem.slug}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(problem.statement, encoding="utf-8")
-    return from_fs_path(str(path))
+    uri: str | None = from_fs_path(str(path))
+    return uri
 
 
 async def _show(ls: KataServer, uri: str | None) -> bool:
@@ -201,7 +203,7 @@ def register(server: KataServer) -> None:
         async with Progress(ls, f"kata: benchmarking {path.name}", lambda: ls.scheduler.cancel(key)) as progress:
             progress.report(f"{problem.slug}: correctness gate, then timing")
             try:
-                result = await _outcome(ls, key, ls.scheduler.submit(key, job))
+                result: dict[str, Any] = await _outcome(ls, key, ls.scheduler.submit(key, job))
             except GradingError as error:
                 ls.show(f"kata: cannot benchmark {path.name}: {error}", types.MessageType.Error)
                 raise
@@ -220,7 +222,7 @@ def register(server: KataServer) -> None:
             try:
                 problem = ls.catalog.get(target)
             except LookupError as error:
-                raise JsonRpcInvalidParams(f"{SHOW_PROBLEM}: {error}")
+                raise JsonRpcInvalidParams(f"{SHOW_PROBLEM}: {error}") from None
         uri = _statement_uri(problem)
         shown = await _show(ls, uri)
         return {"slug": problem.slug, "title": problem.title, "markdown": problem.statement, "uri": uri,
@@ -232,7 +234,7 @@ def register(server: KataServer) -> None:
         try:
             problem = ls.catalog.get(args.slug)
         except LookupError as error:
-            raise JsonRpcInvalidParams(f"{START_KATA}: {error}")
+            raise JsonRpcInvalidParams(f"{START_KATA}: {error}") from None
         folder = Path(to_fs_path(args.folder) or args.folder) if args.folder else ls.root
         if folder is None:
             raise JsonRpcInvalidParams(f"{START_KATA}: no folder given and no workspace open; pass a folder URI")

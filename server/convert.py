@@ -80,7 +80,7 @@ def case_message(case: CaseResult) -> str:
 def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: CaseResult, uri: str,
                      related: bool) -> types.Diagnostic:
     at_entry = case.line is None or case.line - 1 == entry.start.line
-    where = entry if at_entry else text.line_range(case.line)
+    where = entry if case.line is None or at_entry else text.line_range(case.line)
     information = None
     if related:
         information = []
@@ -190,8 +190,8 @@ def hover_markdown(problem: Problem, report: RunReport | None, version: int | No
                  f"{report.passed}/{report.total} cases passed in {report.time_ms:.0f} ms"]
         if report.cases:
             lines += ["", "| case | status | time | message |", "| --- | --- | --- | --- |"]
-            lines += [f"| {case.id} {_cell(case.name)} | {case.status} | {case.time_ms:.1f} ms | {_cell(case.message)} |"
-                      for case in report.cases]
+            lines += [f"| {case.id} {_cell(case.name)} | {case.status} | {case.time_ms:.1f} ms | "
+                      f"{_cell(case.message)} |" for case in report.cases]
         parts.append("\n".join(lines))
     parts.append("---")
     parts.append(problem.statement.strip() or "(this problem has no statement)")

@@ -29,7 +29,8 @@ def register(server: KataServer) -> None:
 
         found = learning.solution(problem, workspace_of(ls, uri))
         solution = found.markdown() if found.unlocked else f"*{found.locked_message()}*"
-        formats = ls.client_capabilities.text_document and ls.client_capabilities.text_document.hover
+        document = ls.client_capabilities.text_document
+        formats = document.hover if document is not None else None
         markdown = formats is None or not formats.content_format or \
             types.MarkupKind.Markdown in formats.content_format
         return types.Hover(

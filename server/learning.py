@@ -60,14 +60,15 @@ def _problem(ls: KataServer, command: str, target: str) -> Problem:
     try:
         return ls.catalog.get(target)
     except LookupError as error:
-        raise JsonRpcInvalidParams(f"{command}: {error}")
+        raise JsonRpcInvalidParams(f"{command}: {error}") from None
 
 
 def _solution_uri(problem: Problem, markdown: str) -> str | None:
     path = Path(tempfile.gettempdir()) / "infrakata-solutions" / f"{problem.slug}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(markdown, encoding="utf-8")
-    return from_fs_path(str(path))
+    uri: str | None = from_fs_path(str(path))
+    return uri
 
 
 def offer_next(ls: KataServer, path: Path, problem: Problem, workspace: Path | None) -> None:
@@ -120,7 +121,7 @@ def register(server: KataServer) -> None:
         try:
             shown = learning.hints(problem, workspace_of(ls, args.target), args.tier)
         except learning.LearningError as error:
-            raise JsonRpcInvalidParams(f"{HINT}: {error}")
+            raise JsonRpcInvalidParams(f"{HINT}: {error}") from None
         for item in shown:
             zh = f"\n{item.text_zh}" if item.text_zh and item.text_zh != item.text else ""
             ls.show(f"kata: {problem.slug} hint {item.tier}/{item.total}: {item.text}{zh}")

@@ -12,8 +12,9 @@ import asyncio
 import functools
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
 
 from infrakata.core.sandbox.pool import CancelToken
 
@@ -69,11 +70,11 @@ class Scheduler:
     """Keyed runs (a document URI, or a URI plus `#benchmark`): at most one per key."""
 
     def __init__(self) -> None:
-        self._runs: dict[str, tuple[asyncio.Task, Run]] = {}
-        self._run_of: weakref.WeakKeyDictionary[asyncio.Task, Run] = weakref.WeakKeyDictionary()
+        self._runs: dict[str, tuple[asyncio.Task[Any], Run]] = {}
+        self._run_of: weakref.WeakKeyDictionary[asyncio.Task[Any], Run] = weakref.WeakKeyDictionary()
         self._executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kata-run")
 
-    def submit(self, key: str, job: Callable[[Run], Awaitable[T]], delay_s: float = 0.0) -> asyncio.Task:
+    def submit(self, key: str, job: Callable[[Run], Awaitable[T]], delay_s: float = 0.0) -> asyncio.Task[Any]:
         """Cancel the run in flight for `key`, then `job(run)` after `delay_s` (a debounce)."""
         previous = self._runs.get(key)
         self.cancel(key)
@@ -83,7 +84,7 @@ class Scheduler:
         self._run_of[task] = run
         return task
 
-    async def result(self, key: str, task: asyncio.Task) -> T:
+    async def result(self, key: str, task: asyncio.Task[Any]) -> T:
         """The result of a submitted run, for a caller that waits on it (a command).
 
         A run cancelled by someone else raises RunCancelled once its worker is gone; cancelling the
@@ -97,9 +98,10 @@ class Scheduler:
         if task.cancelled():
             await self._run_of[task].finished()
             raise RunCancelled(f"{key}: the run was cancelled (a newer save, kata.cancel, or the progress' cancel)")
-        return task.result()
+        result: T = task.result()
+        return result
 
-    def cancel(self, key: str, task: asyncio.Task | None = None) -> bool:
+    def cancel(self, key: str, task: asyncio.Task[Any] | None = None) -> bool:
         """Kill the run in flight for `key` (only if it is `task`, when given); True if there was one."""
         current = self._runs.get(key)
         if current is None or task is not None and current[0] is not task:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog import Catalog
 from infrakata.core.config import Settings, find_workspace, load_settings
@@ -70,7 +71,7 @@ class KataServer(LanguageServer):
         self._watched: Path | None = None
         self._problem_paths: tuple[str, ...] | None = None
         self._shown: set[str] = set()
-        self._background: set[asyncio.Task] = set()
+        self._background: set[asyncio.Task[Any]] = set()
         self.offered_next: set[str] = set()  # problems whose acceptance already offered the next kata
 
 
@@ -133,7 +134,7 @@ class KataServer(LanguageServer):
         self._background.add(task)
         task.add_done_callback(self._background_done)
 
-    def _background_done(self, task: asyncio.Task) -> None:
+    def _background_done(self, task: asyncio.Task[Any]) -> None:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
@@ -192,7 +193,7 @@ class KataServer(LanguageServer):
         return state.problem
 
     def grade(self, uri: str, source: str | None = None, version: int | None = None,
-              delay_s: float = 0.0, progress: Callable[[str], None] | None = None) -> asyncio.Task:
+              delay_s: float = 0.0, progress: Callable[[str], None] | None = None) -> asyncio.Task[Any]:
         """Start grading `uri` (its editor text unless `source` is given), replacing any run in flight.
 
         The task's result is the RunReport, or None when there was nothing to grade.
@@ -277,7 +278,7 @@ class KataServer(LanguageServer):
         resolved = path.resolve()
         for uri, document in self.workspace.text_documents.items():
             if document.path and Path(document.path).resolve() == resolved:
-                return uri
+                return str(uri)
         return from_fs_path(str(resolved)) or resolved.as_uri()
 
     def close(self) -> None:

@@ -66,7 +66,7 @@ def test_adamw_moments_are_bit_exact():
     for blocks, seed in ((7, 1), (13, 2)):
         args = _inputs(cases, (blocks,), seed)
         got, want = quantized_adamw_step(*args), reference(*args)
-        for name, a, b in zip(("m", "v", "m_absmax", "v_absmax"), got[1:], want[1:]):
+        for name, a, b in zip(("m", "v", "m_absmax", "v_absmax"), got[1:], want[1:], strict=False):
             assert a.dtype == b.dtype and torch.equal(a, b), name
 
 
@@ -103,7 +103,7 @@ def test_adamw_kernel_reads_any_other_map_and_stays_bit_exact():
     args[6][200] = torch.nextafter(args[6][200], torch.tensor(2.0, device=DEVICE))
     assert _shipped(args[6], args[7], reciprocal=DEVICE == "cuda") == [0, 1]
     got, want = quantized_adamw_step(*args), reference(*args)
-    for a, b in zip(got[1:], want[1:]):
+    for a, b in zip(got[1:], want[1:], strict=False):
         assert torch.equal(a, b)
 
 
@@ -120,7 +120,7 @@ def test_adamw_kernel_edge_blocks_and_hyperparameters():
     kwargs = dict(lr=3e-4, beta1=0.8, beta2=0.99, eps=1e-6, wd=0.1)
     got, want = quantized_adamw_step(*args, **kwargs), reference(*args, **kwargs)
     assert compare(got[0], want[0], tolerance_of(CATALOG.problems["quantized-adamw-8bit"])).ok
-    for a, b in zip(got[1:], want[1:]):
+    for a, b in zip(got[1:], want[1:], strict=False):
         assert torch.equal(a, b)
 
 
@@ -137,7 +137,7 @@ def test_absmax_kernel_rounds_ties_to_even_and_zero_blocks_to_zero():
     codes, absmax, dequantized = blockwise_absmax_quant(x)
     assert codes[2:6].tolist() == [-126, -126, -124, -124]  # -126.5, -125.5, -124.5, -123.5 with step 1
     assert absmax[1] == 0 and not codes[256:512].any() and not dequantized[256:512].any()
-    for got, want in zip((codes, absmax, dequantized), reference(x)):
+    for got, want in zip((codes, absmax, dequantized), reference(x), strict=False):
         assert torch.equal(got, want)
 
 

@@ -50,7 +50,8 @@ def test_matching_order(catalog, tmp_path):
 
 
 def test_workspace_mapping_and_settings_warnings(catalog, tmp_path):
-    (tmp_path / "kata.toml").write_text('debounce_ms = "fast"\ngrade_on = "type"\n\n[files]\n"work/*.py" = "lora-forward"\n')
+    (tmp_path / "kata.toml").write_text(
+        'debounce_ms = "fast"\ngrade_on = "type"\n\n[files]\n"work/*.py" = "lora-forward"\n')
     (tmp_path / "work").mkdir()
     assert find_workspace(tmp_path / "work") == tmp_path
     settings, warnings = load_settings(tmp_path, {"watchFiles": "yes", "problemPaths": ["extra"]})

@@ -20,7 +20,8 @@ import sys
 import time
 import traceback
 import types
-from typing import Any, Callable, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from ..limits import MIB, WorkerLimits, resident_bytes
 from .protocol import CallRequest, ErrorInfo, ErrorKind, Reply, SolutionSpec, reply_to_wire

@@ -24,8 +24,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, resident_bytes
 from .protocol import (
@@ -88,14 +89,14 @@ class CancelToken:
         for worker in workers:
             worker.kill()
 
-    def _attach(self, worker: "Worker") -> None:
+    def _attach(self, worker: Worker) -> None:
         with self._lock:
             self._workers.add(worker)
             cancelled = self._cancelled
         if cancelled:
             worker.kill()
 
-    def _detach(self, worker: "Worker") -> None:
+    def _detach(self, worker: Worker) -> None:
         with self._lock:
             self._workers.discard(worker)
 
@@ -117,7 +118,7 @@ def _signal_name(code: int) -> str:
 
 
 class Worker:
-    def __init__(self, pool: "WorkerPool", spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float):
+    def __init__(self, pool: WorkerPool, spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float):
         self.pool, self.spec, self.cancel = pool, spec, cancel
         self.state = "starting"
         self.load_error: ErrorInfo | None = None
@@ -151,7 +152,7 @@ class Worker:
             self.load_error = ready.error or ErrorInfo("Crashed", "the worker did not start", "crashed")
         log.debug("worker %s: %s", self.pid, self.state)
 
-    def __enter__(self) -> "Worker":
+    def __enter__(self) -> Worker:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -304,7 +305,7 @@ class Worker:
 
 
 class WorkerPool:
-    _shared: "WorkerPool | None" = None
+    _shared: WorkerPool | None = None
     _shared_lock = threading.Lock()
 
     def __init__(self) -> None:
@@ -322,7 +323,7 @@ class WorkerPool:
         self.spares: dict[bool, int] = {}  # the worker of each kind (CUDA or not) started ahead of need
 
     @classmethod
-    def shared(cls) -> "WorkerPool":
+    def shared(cls) -> WorkerPool:
         with cls._shared_lock:
             if cls._shared is None:
                 cls._shared = cls()

@@ -87,7 +87,7 @@ def decode_untrusted(data: bytes) -> Any:
     return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
 
 
-def _plain_tensor(tensor: "torch.Tensor") -> "torch.Tensor":
+def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
     tensor = tensor.detach()
     # torch.save writes a view's whole storage: copy small views of big buffers.
     if tensor.untyped_storage().nbytes() > tensor.numel() * tensor.element_size():

@@ -19,8 +19,9 @@ import select
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NoReturn
+from typing import NoReturn
 
 from .protocol import Event, Exited, Forked, ForkRequest, ProtocolError, Ready, SpareStarted, decode_event, encode_event
 

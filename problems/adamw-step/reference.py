@@ -10,7 +10,7 @@ def adamw_step(params, grads, exp_avgs, exp_avg_sqs, step, lr=1e-3, betas=(0.9, 
     ps = [torch.nn.Parameter(p.detach().clone()) for p in params]
     opt = torch.optim.AdamW(ps, lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                             foreach=False)
-    for p, g, m, v in zip(ps, grads, exp_avgs, exp_avg_sqs):
+    for p, g, m, v in zip(ps, grads, exp_avgs, exp_avg_sqs, strict=False):
         p.grad = g.detach().clone()
         opt.state[p] = {"step": torch.tensor(float(step - 1)), "exp_avg": m.detach().clone(),
                         "exp_avg_sq": v.detach().clone()}

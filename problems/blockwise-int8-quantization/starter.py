@@ -1,4 +1,3 @@
-import torch
 
 
 def blockwise_int8_quantize(x, block_size):

@@ -1,4 +1,3 @@
-import torch
 
 
 def cross_entropy_loss(logits, targets, ignore_index=-100, label_smoothing=0.0):

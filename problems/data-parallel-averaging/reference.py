@@ -9,7 +9,7 @@ def dp_average_gradients(grads: list, token_counts: list) -> list:
     out = []
     for i in range(len(grads[0])):
         acc = torch.zeros(grads[0][i].shape, dtype=torch.float32)
-        for rank_grads, n in zip(grads, token_counts):
+        for rank_grads, n in zip(grads, token_counts, strict=False):
             if n > 0:
                 acc = acc + rank_grads[i].to(torch.float32) * n
         out.append(acc / total if total > 0 else acc)

@@ -1,4 +1,3 @@
-import torch
 
 
 def dp_average_gradients(grads: list, token_counts: list) -> list:

@@ -1,4 +1,3 @@
-import torch
 
 
 def flash_attention_forward(q, k, v, causal, block_q, block_k):

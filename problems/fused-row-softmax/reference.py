@@ -1,4 +1,3 @@
-import torch
 
 
 def softmax_rows(x):

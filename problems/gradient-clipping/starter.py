@@ -1,4 +1,3 @@
-import torch
 
 
 def clip_grad_norm(grads: list, max_norm: float, norm_type: float = 2.0):

@@ -1,8 +1,5 @@
 # Needs Triton, which exists for Linux on x86-64 only (not macOS or Windows). Without a CUDA GPU
 # the grader runs Triton kernels through the Triton interpreter (slow, but exact enough to grade).
-import torch
-import triton
-import triton.language as tl
 
 
 def quantized_adamw_step(params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, step,

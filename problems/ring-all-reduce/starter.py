@@ -1,4 +1,3 @@
-import torch
 
 
 def ring_all_reduce(tensors: list):

@@ -1,4 +1,3 @@
-import torch
 import torch.nn.functional as F
 
 
@@ -9,11 +8,11 @@ def tp_mlp_forward(x, w1, b1, w2, b2, tp: int):
     w1_shards = w1.tensor_split(tp, dim=0)
     b1_shards = b1.tensor_split(tp, dim=0)
     w2_shards = w2.tensor_split(tp, dim=1)
-    partials = [F.gelu(x @ a.T + b) @ c.T for a, b, c in zip(w1_shards, b1_shards, w2_shards)]
+    partials = [F.gelu(x @ a.T + b) @ c.T for a, b, c in zip(w1_shards, b1_shards, w2_shards, strict=False)]
     out = partials[0]
     for p in partials[1:]:
         out = out + p          # the all-reduce (sum)
     out = out + b2
     shapes = [{"w1": tuple(a.shape), "b1": tuple(b.shape), "w2": tuple(c.shape)}
-              for a, b, c in zip(w1_shards, b1_shards, w2_shards)]
+              for a, b, c in zip(w1_shards, b1_shards, w2_shards, strict=False)]
     return out, shapes

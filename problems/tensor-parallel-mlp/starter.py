@@ -1,4 +1,3 @@
-import torch
 
 
 def tp_mlp_forward(x, w1, b1, w2, b2, tp: int):

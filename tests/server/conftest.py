@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import pytest
 import pytest_lsp
@@ -26,7 +27,8 @@ WRONG = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor + 1
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "kata(options=, files=, capabilities=): how the `client` fixture's server starts")
+    config.addinivalue_line("markers",
+                            "kata(options=, files=, capabilities=): how the `client` fixture's server starts")
     # Protocol misuse by the server (e.g. a request the client did not declare support for) fails the test.
     config.addinivalue_line("filterwarnings", "error::pytest_lsp.LspSpecificationWarning")
 
