@@ -608,7 +608,11 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 if options.ray:
                     from .batch_ray import run_ray
 
-                    tally.retried = run_ray(pending, options, on_result, err=err)
+                    def on_ready() -> None:  # the rate counts from when the actors are warm
+                        nonlocal started
+                        started = time.perf_counter()
+
+                    tally.retried = run_ray(pending, options, on_result, err=err, catalog=catalog, on_ready=on_ready)
                 else:
                     grader = Grader(catalog, settings, workspace, bench=options.bench)
                     run_local(pending, grader, options.jobs or default_jobs(), on_result)
