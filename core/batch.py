@@ -427,7 +427,9 @@ SHORT = {"accepted": "ok", "wrong_answer": "WA", "runtime_error": "RE", "time_li
 
 
 def summary_table(tally: Tally, elapsed_s: float) -> Any:
+    from rich.console import Group
     from rich.table import Table
+    from rich.text import Text
 
     shown = [v for v in VERDICT_COLUMNS if tally.verdicts[v]] + sorted(
         v for v in tally.verdicts if v not in VERDICT_COLUMNS)
@@ -437,7 +439,7 @@ def summary_table(tally: Tally, elapsed_s: float) -> Any:
         caption += f", {tally.resumed} already in the results file"
     if tally.retried:
         caption += f", {tally.retried} retried after a grading process died"
-    table = Table(box=None, header_style="bold", caption=caption, caption_justify="left")
+    table = Table(box=None, header_style="bold")
     table.add_column("problem")
     table.add_column("n", justify="right")
     for verdict in shown:
@@ -446,7 +448,7 @@ def summary_table(tally: Tally, elapsed_s: float) -> Any:
         counts = tally.by_problem[problem]
         table.add_row(problem, str(sum(counts.values())), *[str(counts[v] or "") for v in shown])
     table.add_row("[bold]all[/]", f"[bold]{tally.total}[/]", *[f"[bold]{tally.verdicts[v] or ''}[/]" for v in shown])
-    return table
+    return Group(table, Text(caption))
 
 
 # -- JUnit ------------------------------------------------------------------------------------------
