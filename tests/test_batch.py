@@ -148,3 +148,16 @@ def test_nothing_to_grade_and_resume_without_out_cannot_grade(tmp_path):
     assert kata("grade").returncode == 2
     done = kata("grade", str(tmp_path), "--resume")
     assert done.returncode == 2 and "--resume needs --out" in done.stderr
+
+
+def test_bench_adds_the_benchmark_object_to_accepted_kernel_solutions(tmp_path):
+    manifest = tmp_path / "kernels.jsonl"
+    manifest.write_text(json.dumps({"id": "ours", "file": str(REPO / "kernels" / "softmax.py"),
+                                    "problem": "fused-row-softmax"}) + "\n"
+                        + json.dumps({"id": "scalar", "source": RIGHT, "problem": "adam-optimizer-memory-bytes"}) + "\n")
+    done = kata("grade", "--manifest", str(manifest), "--bench", "--out", str(tmp_path / "r.jsonl"))
+    assert done.returncode == 0, done.stderr
+    results = {r["id"]: r for r in lines(tmp_path / "r.jsonl")}
+    bench = results["ours"]["bench"]  # kata bench --json's object; figures only on CUDA
+    assert bench["problem"] == "fused-row-softmax" and bench["correct"] is True and bench["unit"] == "GB/s"
+    assert "bench" not in results["scalar"]  # no [benchmark] in its problem
