@@ -75,14 +75,14 @@ def variant(kind: str, entry: str, reference: str) -> str:
     return f"{reference}\n\n_reference = {entry}\n\n\ndef {entry}(*args, **kwargs):\n{body}"
 
 
-def make_batch(root: Path, problems: list[tuple[str, str, str]], count: int) -> Path:
+def make_batch(root: Path, problems: list[tuple[str, str, str]], count: int, mix: list[str] = MIX) -> Path:
     """`count` solution files and their manifest."""
     folder = root / f"batch-{count}"
     folder.mkdir()
     with (folder / "manifest.jsonl").open("w") as manifest:
         for i in range(count):
             problem, entry, reference = problems[i % len(problems)]
-            kind = MIX[(i // len(problems)) % len(MIX)]
+            kind = mix[(i // len(problems)) % len(mix)]
             file = folder / f"s{i:05d}_{kind}.py"
             file.write_text(variant(kind, entry, reference))
             manifest.write(json.dumps({"id": f"s{i:05d}", "file": file.name, "problem": problem}) + "\n")
@@ -205,6 +205,8 @@ def main() -> int:
     parser.add_argument("--cold", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--answers-only", action="store_true",
+                        help="only right and wrong answers (34:8), no raising, crashing or slow submissions")
     parser.add_argument("--all-problems", action="store_true",
                         help="add gradient-accumulation (torch training per case) to the scalar seed problems")
     args = parser.parse_args()
@@ -216,7 +218,8 @@ def main() -> int:
         root = Path(tmp)
         problems = make_problems(root, scalar_only=not args.all_problems)
         print(f"problems: {', '.join(Path(p).name for p, _, _ in problems)}", flush=True)
-        manifests = {n: make_batch(root, problems, n) for n in sorted(set(sizes + ray_sizes))}
+        mix = [kind for kind in MIX if kind in ("right", "wrong")] if args.answers_only else MIX
+        manifests = {n: make_batch(root, problems, n, mix) for n in sorted(set(sizes + ray_sizes))}
         if args.cold:
             results.append(cold_loop(manifests[min(manifests)], args.cold))
         for n in sizes:
