@@ -105,7 +105,8 @@ class RayGrading:
         self.slots = [self._new_slot(False) for _ in range(cpus)] + [self._new_slot(True) for _ in range(gpus)]
         self.pids = ray.get([slot.handle.pid.remote() for slot in self.slots])  # every actor warm
         if self.err is not None:
-            self.err.print(f"ray: {cpus} grading actors" + (f" and {gpus} GPU benchmark actors" if gpus else ""))
+            self.err.print(f"ray: {cpus} grading actor{'s' * (cpus != 1)}"
+                           + (f" and {gpus} GPU benchmark actor{'s' * (gpus != 1)}" if gpus else ""))
 
     def _new_slot(self, gpu: bool) -> _Slot:
         options = {"num_gpus": 1, "num_cpus": 1} if gpu else {"num_cpus": 1}

@@ -1,4 +1,4 @@
-"""The `kata` commands: list, show, start, run, watch, bench, grade, leaderboard, serve.
+"""The `kata` commands: list, show, start, run, watch, bench, serve.
 
 Exit codes of `kata run`: 0 accepted, 1 graded and not accepted, 2 could not grade.
 """

@@ -101,4 +101,4 @@ def test_kata_grade_ray_on_the_command_line(tmp_path):
     assert done.returncode == 1, done.stderr
     verdicts = {Path(json.loads(line)["id"]).name: json.loads(line)["verdict"] for line in out.read_text().splitlines()}
     assert verdicts == {"adam_optimizer_memory_bytes.py": "accepted", "bob.py": "wrong_answer"}
-    assert "ray: 1 grading actors" in done.stderr
+    assert "ray: 1 grading actor" in done.stderr
