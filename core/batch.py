@@ -589,6 +589,11 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
         raise CannotGrade("nothing to grade: pass files, folders or --manifest FILE")
     if options.resume and not options.out:
         raise CannotGrade("--resume needs --out FILE (the results to resume from)")
+    if options.ray:
+        try:
+            from .batch_ray import run_ray
+        except ImportError as error:
+            raise CannotGrade(str(error)) from None
     submissions = collect(options.paths, options.manifest)
     tally = Tally()
     with ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout) as results:
@@ -608,8 +613,6 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
 
             try:
                 if options.ray:
-                    from .batch_ray import run_ray
-
                     def on_ready() -> None:  # the rate counts from when the actors are warm
                         nonlocal started
                         started = time.perf_counter()

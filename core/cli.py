@@ -206,11 +206,12 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
 def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
     from . import batch
 
-    if args.jobs is not None and args.jobs < 1:
-        raise CannotGrade("--jobs is at least 1")
+    if args.jobs is not None and args.jobs < 1 or args.retries < 0:
+        raise CannotGrade("--jobs is at least 1 and --retries at least 0")
     options = batch.GradeOptions(
         paths=args.paths, manifest=args.manifest, out=args.out, junit=args.junit, jobs=args.jobs, resume=args.resume,
-        bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems)
+        bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
+        max_retries=args.retries)
     if not options.ray:
         from .sandbox.pool import WorkerPool
 
@@ -288,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bench", action="store_true", help="benchmark accepted kernel solutions (one per GPU at a time)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs infrakata[ray]")
+    p.add_argument("--retries", type=int, default=2, metavar="N",
+                   help="Ray: times a submission is retried after its actor died (default 2)")
     p.set_defaults(handler=cmd_grade)
     p = sub.add_parser("leaderboard", help="rank the submissions of a `kata grade` results file")
     p.add_argument("results", metavar="RESULTS.jsonl")
