@@ -316,6 +316,43 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_ACCEPTED if bench_to_dict(result)["correct"] else EXIT_REJECTED
 
 
+def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
+    from . import batch
+
+    if args.jobs is not None and args.jobs < 1 or args.retries < 0:
+        raise CannotGrade("--jobs is at least 1 and --retries at least 0")
+    options = batch.GradeOptions(
+        paths=args.paths, manifest=args.manifest, out=args.out, junit=args.junit, jobs=args.jobs, resume=args.resume,
+        bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
+        max_retries=args.retries)
+    if not options.ray:
+        from .sandbox.pool import WorkerPool
+
+        WorkerPool.shared().start()  # warm the zygote while the submissions are collected
+    try:
+        return batch.grade_batch(options, ctx.catalog, ctx.settings, ctx.workspace)
+    except batch.CannotGrade as error:
+        raise CannotGrade(str(error)) from None
+    except KeyboardInterrupt:
+        return 130
+
+
+def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
+    from . import batch
+
+    try:
+        ranked = batch.leaderboard(batch.read_results(Path(args.results)))
+    except (OSError, UnicodeDecodeError) as error:
+        raise CannotGrade(f"{args.results}: cannot read ({error})") from None
+    if args.problem:
+        ranked = {p: rows for p, rows in ranked.items() if p == args.problem}
+    if args.json:
+        print(json.dumps(ranked, ensure_ascii=False, indent=2))
+    else:
+        Console(highlight=False).print(batch.leaderboard_table(ranked, args.top))
+    return 0
+
+
 def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
     # core never imports the server: the server registers itself as the `serve` command.
     from importlib.metadata import entry_points
@@ -381,6 +418,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problem")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)
+    p = sub.add_parser("grade", help="grade many submissions (files, folders, a JSONL manifest) in parallel")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="solution files or folders (every *.py below)")
+    p.add_argument("--manifest", metavar="FILE", help='JSONL: {"id", "file" | "source", "problem"} per line')
+    p.add_argument("--out", metavar="FILE", help="results, one JSON line per submission (default: stdout)")
+    p.add_argument("--junit", metavar="FILE", help="also write JUnit XML")
+    p.add_argument("--jobs", type=int, metavar="N", help="parallel gradings (default: the cores)")
+    p.add_argument("--resume", action="store_true", help="skip the ids already in --out")
+    p.add_argument("--bench", action="store_true", help="benchmark accepted kernel solutions (one per GPU at a time)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs infrakata[ray]")
+    p.add_argument("--retries", type=int, default=2, metavar="N",
+                   help="Ray: times a submission is retried after its actor died (default 2)")
+    p.set_defaults(handler=cmd_grade)
+    p = sub.add_parser("leaderboard", help="rank the submissions of a `kata grade` results file")
+    p.add_argument("results", metavar="RESULTS.jsonl")
+    p.add_argument("--problem", metavar="SLUG")
+    p.add_argument("--top", type=int, metavar="N")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_leaderboard)
     # Its options (--tcp HOST:PORT, --log-level LEVEL) are the server's own: passed through.
     p = sub.add_parser("serve", help="run the language server on stdio (--tcp HOST:PORT for TCP)", add_help=False)
     p.set_defaults(handler=cmd_serve)
