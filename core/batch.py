@@ -22,9 +22,10 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
 
 from .catalog import Catalog, ProblemError
 from .config import Settings
@@ -51,8 +52,8 @@ class Submission:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Submission":
-        return cls(**{k: data.get(k) for k in ("id", "file", "source", "problem", "error")})
+    def from_dict(cls, data: dict[str, Any]) -> Submission:
+        return cls(str(data["id"]), **{k: data.get(k) for k in ("file", "source", "problem", "error")})
 
 
 class CannotGrade(Exception):
@@ -271,12 +272,13 @@ class ResultsFile:
         self.done: set[str] = set()
         self.previous: list[dict[str, Any]] = []  # slim rows of the lines already there
         self._lock = threading.Lock()
+        self._file: IO[str]
+        self._temporary = path is None  # without --out the lines go to stdout; this file only sums them up
         if path is None:
-            self._temp = tempfile.NamedTemporaryFile("w+", suffix=".jsonl", encoding="utf-8", delete=False)
-            self.path = Path(self._temp.name)
-            self._file = self._temp
+            temp = tempfile.NamedTemporaryFile("w+", suffix=".jsonl", encoding="utf-8", delete=False)
+            self.path = Path(temp.name)
+            self._file = temp
             return
-        self._temp = None
         self.path = Path(path)
         if resume and self.path.exists():
             self._read_done()
@@ -317,13 +319,13 @@ class ResultsFile:
 
     def close(self) -> None:
         self._file.close()
-        if self._temp is not None:
+        if self._temporary:
             try:
-                os.unlink(self._temp.name)
+                os.unlink(self.path)
             except OSError:
                 pass
 
-    def __enter__(self) -> "ResultsFile":
+    def __enter__(self) -> ResultsFile:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .batch import CannotGrade, GradeOptions, Grader, Submission, could_not_grade, crashed
 from .catalog import Catalog
@@ -80,7 +81,7 @@ class RayGrading:
         self.options, self.err = options, err
         self.workspace = workspace if workspace is not None else find_workspace(Path("."))
         settings, _ = load_settings(self.workspace)
-        self.problem_paths = [str(Path(p).resolve()) for p in (*settings.problem_paths, *options.problem_paths)]
+        self.problem_paths = [str(Path(str(p)).resolve()) for p in (*settings.problem_paths, *options.problem_paths)]
         self.catalog = catalog or Catalog.load(self.problem_paths)
         # Reads and matches on the driver; never opens its pool.
         self.resolver = Grader(self.catalog, settings, self.workspace, pool=_NoPool())
@@ -110,7 +111,8 @@ class RayGrading:
 
     def _new_slot(self, gpu: bool) -> _Slot:
         options = {"num_gpus": 1, "num_cpus": 1} if gpu else {"num_cpus": 1}
-        return _Slot(GraderActor.options(**options).remote(self.problem_paths, self.options.bench), gpu)
+        actor = GraderActor.options(**options)  # type: ignore[attr-defined]  # ray.remote adds it
+        return _Slot(actor.remote(self.problem_paths, self.options.bench), gpu)
 
     def close(self) -> None:
         for slot in self.slots:

@@ -41,7 +41,8 @@ def solutions(folder: Path) -> dict[str, Path]:
 def test_files_and_folders_to_jsonl_and_junit_with_the_run_json_object(tmp_path):
     files = solutions(tmp_path)
     missing = tmp_path / "missing.py"
-    done = kata("grade", str(tmp_path / "class"), str(files["single"]), str(missing), "--out", str(tmp_path / "r.jsonl"),
+    done = kata("grade", str(tmp_path / "class"), str(files["single"]), str(missing),
+                "--out", str(tmp_path / "r.jsonl"),
                 "--junit", str(tmp_path / "junit.xml"), "--jobs", "2")
     assert done.returncode == 2, done.stderr  # a file could not be graded
     results = {r["id"]: r for r in lines(tmp_path / "r.jsonl")}
@@ -154,7 +155,8 @@ def test_bench_adds_the_benchmark_object_to_accepted_kernel_solutions(tmp_path):
     manifest = tmp_path / "kernels.jsonl"
     manifest.write_text(json.dumps({"id": "ours", "file": str(REPO / "kernels" / "softmax.py"),
                                     "problem": "fused-row-softmax"}) + "\n"
-                        + json.dumps({"id": "scalar", "source": RIGHT, "problem": "adam-optimizer-memory-bytes"}) + "\n")
+                        + json.dumps({"id": "scalar", "source": RIGHT,
+                                      "problem": "adam-optimizer-memory-bytes"}) + "\n")
     done = kata("grade", "--manifest", str(manifest), "--bench", "--out", str(tmp_path / "r.jsonl"))
     assert done.returncode == 0, done.stderr
     results = {r["id"]: r for r in lines(tmp_path / "r.jsonl")}
