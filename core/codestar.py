@@ -14,11 +14,11 @@ from typing import Any
 
 from .compare import Comparison, Tolerance, compare, describe
 from .problem import CodestarSource, Problem
-from .results import CaseResult, GradingError, error_case, not_run_after_timeout
-from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
-from .sandbox.protocol import ErrorInfo, SolutionSpec
+from .results import CaseResult, GradingError, error_case
+from .sandbox.pool import CallResult, CancelToken, WorkerPool
+from .sandbox.protocol import SolutionSpec
 from .sandbox.wire import sanitize
-from .workers import ReferenceWorker, device_for, solution_spec
+from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
 
 # test_code's calls are not known ahead: the worker's CPU-time backstop allows this many (the wall
 # clock decides each call).
@@ -34,40 +34,20 @@ class Cancelled(BaseException):
 
 
 class _Session:
-    """The solution side of one test_code run: a worker, replaced after a timeout or a crash."""
+    """The solution side of one test_code run: its calls (workers.SolutionCalls), the comparisons
+    test_code makes, both kept per case until test_code records it."""
 
-    def __init__(self, problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
-                 device: str):
-        self.problem, self.spec, self.pool, self.cancel, self.device = problem, spec, pool, cancel, device
-        self.worker: Worker | None = None
+    def __init__(self, calls: SolutionCalls):
+        self.solution = calls
         self.calls: list[CallResult] = []  # since the last recorded case
         self.recorded = 0  # cases test_code has recorded so far
-        self.timed_out: int | None = None  # the case whose call exceeded the time limit: no call after it
         self.comparisons: list[Comparison] = []
-        self.output: list[str] = []
 
     def user_obj(self, *args: Any, **kwargs: Any) -> Any:
-        if self.cancel is not None and self.cancel.cancelled:
-            raise Cancelled()
-        if self.timed_out is not None:
-            message = not_run_after_timeout(self.timed_out)
-            self.calls.append(CallResult("skipped", error=ErrorInfo("NotRun", message, "skipped")))
-            raise SolutionFailed(message)
-        if self.worker is None or not self.worker.alive:
-            self.close()
-            self.worker = self.pool.open(self.spec, self.problem.limits.load_timeout(self.spec.cuda),
-                                         cancel=self.cancel)
-            self.output.append("".join(self.worker.output_parts))
-        if self.worker.load_error is not None:
-            outcome = CallResult("error", error=self.worker.load_error)
-        else:
-            outcome = self.worker.call(args, kwargs, timeout=self.problem.limits.call_timeout(), device=self.device)
-            self.output.append(outcome.output)
+        outcome = self.solution.call(self.recorded + 1, args, kwargs)  # test_code records a case after its calls
         if outcome.status == "cancelled":
             raise Cancelled()
         self.calls.append(outcome)
-        if outcome.status == "timeout":
-            self.timed_out = self.recorded + 1  # test_code records a case after its calls
         if outcome.status != "ok":
             raise SolutionFailed(outcome.error.message if outcome.error else outcome.status)
         return outcome.value
@@ -76,11 +56,6 @@ class _Session:
         result = compare(act, sanitize(exp), Tolerance(atol, rtol))
         self.comparisons.append(result)
         return result.ok, result.message, result.max_abs_diff
-
-    def close(self) -> None:
-        if self.worker is not None:
-            self.worker.close()
-            self.worker = None
 
 
 class _CaseLog(list[Any]):
@@ -125,7 +100,8 @@ def _reference_here(problem: Problem) -> Any:
 
 def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
          entry_line: int | None, device: str, ref_obj: Any) -> tuple[list[CaseResult], str]:
-    session = _Session(problem, spec, pool, cancel, device)
+    solution = SolutionCalls(pool, problem, spec, device, cancel)
+    session = _Session(solution)
     log = _CaseLog(session)
     harness = {
         "__name__": f"codestar_test_{problem.slug.replace('-', '_')}",
@@ -141,7 +117,7 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
     except Exception as error:
         raise GradingError(f"{problem.source_path}: test_code failed: {type(error).__name__}: {error}") from error
     finally:
-        session.close()
+        solution.close()
 
     results = []
     for index, (entry, (calls, comparisons)) in enumerate(zip(log, log.details, strict=False), 1):
@@ -161,4 +137,4 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
                         "actual": entry.get("user_output_summary") or shown.actual}
             results.append(CaseResult(case_id, name, "failed", time_ms, str(entry.get("message") or shown.message),
                                       entry_line, **measures))
-    return results, "".join(session.output)
+    return results, "".join(solution.output)

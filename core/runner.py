@@ -21,9 +21,9 @@ from .compare import Comparison, Tolerance, compare
 from .kinds import kind_of
 from .problem import NativeSource, Problem
 from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of, verdict_words
-from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.wire import sanitize, snapshot
-from .workers import ReferenceWorker, device_for, solution_spec
+from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
 
 ArgKey = int | str  # an argument by position or by keyword
 
@@ -155,38 +155,22 @@ class Runner:
         spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda")
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
-        worker: Worker | None = None
-        output: list[str] = []
-        try:
+        with SolutionCalls(self.pool, problem, spec, device, cancel) as calls:
             for index, case in enumerate(cases, 1):
-                if cancel is not None and cancel.cancelled:
+                outcome = calls.call(index, case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys)
+                if outcome.status == "cancelled":
                     break
-                if worker is None or not worker.alive:
-                    if worker is not None:
-                        worker.close()
-                    worker = self.pool.open(spec, problem.limits.load_timeout(spec.cuda), cancel=cancel)
-                if worker.load_error is not None:
-                    results.append(error_case(index, case.name, CallResult("error", error=worker.load_error),
-                                              entry_line))
-                    output.append("".join(worker.output_parts))
+                if calls.load_failed:
+                    results.append(error_case(index, case.name, outcome, entry_line))
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
-                outcome = worker.call(case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys,
-                                      timeout=problem.limits.call_timeout(), device=device)
-                output.append(outcome.output)
-                if outcome.status == "cancelled":
-                    break
                 results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
-                if outcome.status == "timeout":
-                    # Every later case would most likely wait out the limit too: the verdict now.
+                if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
-        finally:
-            if worker is not None:
-                worker.close()
-        return results, "".join(output)
+        return results, "".join(calls.output)
 
     def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
                entry_line: int | None) -> CaseResult:

@@ -10,9 +10,9 @@ from typing import Any
 
 from .kinds import kind_of
 from .problem import Problem
-from .results import GradingError
-from .sandbox.pool import WorkerPool
-from .sandbox.protocol import SolutionSpec
+from .results import GradingError, not_run_after_timeout
+from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .sandbox.protocol import ErrorInfo, SolutionSpec
 
 
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
@@ -66,6 +66,55 @@ class ReferenceWorker:
         self.worker.close()
 
     def __enter__(self) -> ReferenceWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SolutionCalls:
+    """The one loop that drives a solution's worker through a run's calls, whatever the kind: the
+    worker is opened when first needed and again after it died (a crash), what the solution prints
+    is kept, and after a call exceeds the time limit no further call is made (each answers "not
+    run", saying why), so that a run's verdict comes within the limit."""
+
+    def __init__(self, pool: WorkerPool, problem: Problem, spec: SolutionSpec, device: str,
+                 cancel: CancelToken | None):
+        self.pool, self.problem, self.spec, self.device, self.cancel = pool, problem, spec, device, cancel
+        self.worker: Worker | None = None
+        self.output: list[str] = []
+        self.timed_out: int | None = None  # the case whose call exceeded the time limit
+
+    @property
+    def load_failed(self) -> bool:
+        return self.worker is not None and self.worker.load_error is not None
+
+    def call(self, case_id: int, args: tuple[Any, ...], kwargs: dict[str, Any],
+             snapshot: tuple[int | str, ...] = ()) -> CallResult:
+        if self.cancel is not None and self.cancel.cancelled:
+            return CallResult("cancelled", error=ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"))
+        if self.timed_out is not None:
+            return CallResult("skipped", error=ErrorInfo("NotRun", not_run_after_timeout(self.timed_out), "skipped"))
+        if self.worker is None or not self.worker.alive:
+            self.close()
+            self.worker = self.pool.open(self.spec, self.problem.limits.load_timeout(self.spec.cuda),
+                                         cancel=self.cancel)
+            self.output.append("".join(self.worker.output_parts))  # what it printed while loading
+        if self.worker.load_error is not None:
+            return CallResult("error", error=self.worker.load_error)
+        outcome = self.worker.call(args, kwargs, snapshot=snapshot, timeout=self.problem.limits.call_timeout(),
+                                   device=self.device)
+        self.output.append(outcome.output)
+        if outcome.status == "timeout":
+            self.timed_out = case_id
+        return outcome
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+    def __enter__(self) -> SolutionCalls:
         return self
 
     def __exit__(self, *exc: object) -> None:

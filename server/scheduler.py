@@ -72,13 +72,16 @@ class Scheduler:
     def __init__(self) -> None:
         self._runs: dict[str, tuple[asyncio.Task[Any], Run]] = {}
         self._run_of: weakref.WeakKeyDictionary[asyncio.Task[Any], Run] = weakref.WeakKeyDictionary()
+        # The last run started per key, cancelled or not, for as long as its thread may still work:
+        # the next run for the key waits for it even when a cancel already took it out of _runs.
+        self._last: weakref.WeakValueDictionary[str, Run] = weakref.WeakValueDictionary()
         self._executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kata-run")
 
     def submit(self, key: str, job: Callable[[Run], Awaitable[T]], delay_s: float = 0.0) -> asyncio.Task[Any]:
         """Cancel the run in flight for `key`, then `job(run)` after `delay_s` (a debounce)."""
-        previous = self._runs.get(key)
         self.cancel(key)
-        run = Run(self._executor, after=previous[1] if previous else None)
+        run = Run(self._executor, after=self._last.get(key))
+        self._last[key] = run
         task = asyncio.get_running_loop().create_task(self._run(key, job, run, delay_s), name=f"kata {key}")
         self._runs[key] = (task, run)
         self._run_of[task] = run

@@ -72,6 +72,7 @@ class KataServer(LanguageServer):
         self._problem_paths: tuple[str, ...] | None = None
         self._shown: set[str] = set()
         self._background: set[asyncio.Task[Any]] = set()
+        self._results_lock = asyncio.Lock()
         self.offered_next: set[str] = set()  # problems whose acceptance already offered the next kata
 
 
@@ -241,22 +242,27 @@ class KataServer(LanguageServer):
         if report.verdict == "crashed":
             self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning,
                       once=True)
-        self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version, "report": report_to_dict(report)})
         self.refresh_lenses()
         # Not part of the run: a newer save must not cancel the record of this one.
-        self.background(self._after_result(path, problem, report))
+        self.background(self._after_result(uri, version, path, problem, report))
         return report
 
-    async def _after_result(self, path: Path, problem: Problem, report: RunReport) -> None:
-        """Once the editor has the result: the attempt, where `kata run` records it (the workspace's
-        store, else the learner's own), and after an acceptance the way on."""
-        warning = await asyncio.to_thread(Grading.record, path, report)
-        if warning:
-            self.show(f"kata: {warning}", types.MessageType.Warning, once=True)
-        if report.accepted:
-            from .learning import offer_next
+    async def _after_result(self, uri: str, version: int | None, path: Path, problem: Problem,
+                            report: RunReport) -> None:
+        """Once the diagnostics are out: the attempt recorded where `kata run` records it (the
+        workspace's store, else the learner's own), then `kata/result` (so a client that reacts to it
+        finds the attempt recorded: the solution unlocked, the progress counted), then the way on.
+        One at a time, in the order the runs finished."""
+        async with self._results_lock:
+            warning = await asyncio.to_thread(Grading.record, path, report)
+            if warning:
+                self.show(f"kata: {warning}", types.MessageType.Warning, once=True)
+            self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version,
+                                                       "report": report_to_dict(report)})
+            if report.accepted:
+                from .learning import offer_next
 
-            offer_next(self, path, problem, find_workspace(path.parent))
+                offer_next(self, path, problem, find_workspace(path.parent))
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:
         """Publish unless a newer version of the document has already been published."""

@@ -9,15 +9,14 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from lsprotocol import types
-from pygls.uris import from_fs_path
-from pygls.workspace.position_codec import PositionCodec
-
 from infrakata.core import static
 from infrakata.core.catalog import BUNDLED, load_problem
 from infrakata.core.problem import Problem
 from infrakata.core.results import CaseResult, Finding, RunReport
 from infrakata.server import convert
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pygls.workspace.position_codec import PositionCodec
 
 from .conftest import FIXTURE_PROBLEMS
 

@@ -13,7 +13,6 @@ import threading
 import time
 
 import pytest
-
 from infrakata.server import scheduler as scheduler_module
 from infrakata.server.scheduler import Run, RunCancelled, Scheduler
 
@@ -292,8 +291,6 @@ async def test_close_kills_every_run_and_leaves_no_thread_running():
     assert sorted(name for step, name in events if step == "killed") == sorted(jobs)
 
 
-@pytest.mark.xfail(strict=True, reason="cancel(key) forgets the cancelled run, so the next submit for the key "
-                                       "starts before that run's thread has returned (two workers at once)")
 async def test_a_run_submitted_after_cancel_still_waits_for_the_cancelled_runs_thread(scheduler: Scheduler):
     events: list[tuple[str, str]] = []
     old, new = Job("cancelled", events), Job("next", events, block=False)
