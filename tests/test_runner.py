@@ -256,9 +256,6 @@ def test_what_the_solution_prints_is_in_the_report(runner, tmp_path):
     assert report.output == "doubling 1\ndoubling 2\ndoubling 3\n"
 
 
-@pytest.mark.xfail(strict=True, reason="Runner.run_cases keeps worker.output_parts (what the solution printed while "
-                                       "loading) only when the load failed: a native solution's top-level print "
-                                       "is lost, while a codestar run shows it")
 def test_what_the_solution_prints_while_loading_is_in_the_report(runner, tmp_path):
     problem = load_problem(write_problem(tmp_path, "loud-double", "def double(x):\n    return 2 * x\n",
                                          toml=THREE_INLINE_CASES))
