@@ -19,8 +19,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from .kinds import CodestarSource, NativeSource
 from .limits import Limits
-from .problem import Benchmark, Case, CodestarSource, Grading, NativeSource, Problem
+from .problem import Benchmark, Case, Grading, Problem
 
 BUNDLED = Path(__file__).resolve().parent.parent / "problems"
 

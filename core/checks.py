@@ -9,7 +9,6 @@ equal inputs).
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .catalog import ProblemError, expected_verdict
 from .compare import Tolerance, compare
 from .kinds import kind_of
-from .problem import CodestarSource, NativeSource, Problem
+from .problem import Problem
 from .results import VERDICTS, GradingError
 
 if TYPE_CHECKING:
@@ -42,17 +41,6 @@ def load_failure(error: ProblemError) -> ProblemCheck:
     return ProblemCheck(str(error.path), failures=[f"does not load: {error}"])
 
 
-def _statements(problem: Problem) -> str | None:
-    """What is missing from the statements, or None."""
-    if isinstance(problem.source, CodestarSource):
-        return None if problem.statement.strip() else "no statement: description_md is empty"
-    if problem.statement_path is None:
-        return "no statement: README.md is missing"
-    missing = [name for name, pattern in (("## English", r"^##\s*English"), ("## 中文", r"^##\s*中文"))
-               if not re.search(pattern, problem.statement, re.MULTILINE)]
-    return f"README.md has no {' and no '.join(missing)} section" if missing else None
-
-
 def _grade(runner: Runner, problem: Problem, source: str, path: Path) -> str:
     report = runner.run(problem, source, path)
     if report.accepted:
@@ -73,7 +61,7 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
             failure = f"{name}: cannot grade: {error}"
         (result.failures.append(failure) if failure else result.passed.append(name))
 
-    missing = _statements(problem)
+    missing = kind_of(problem).missing_statement(problem)
     (result.failures.append(missing) if missing else result.passed.append("statements"))
 
     def reference() -> str | None:
@@ -87,8 +75,8 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
         return "the starter is accepted: it must not be" if verdict == "accepted" else None
 
     def deterministic() -> str | None:
-        if not isinstance(problem.source, NativeSource) or problem.source.inline_cases:
-            return None  # only a cases.py generates inputs
+        if not kind_of(problem).generates_cases(problem):
+            return None
         first, second = runner.case_inputs(problem), runner.case_inputs(problem)
         if len(first) != len(second):
             return f"cases() is not deterministic: {len(first)} cases, then {len(second)}"

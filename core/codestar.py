@@ -13,7 +13,8 @@ import time
 from typing import Any
 
 from .compare import Comparison, Tolerance, compare, describe
-from .problem import CodestarSource, Problem
+from .kinds import CodestarSource
+from .problem import Problem
 from .results import CaseResult, GradingError, error_case
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.protocol import SolutionSpec

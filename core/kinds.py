@@ -6,22 +6,50 @@ native    a folder: problem.toml, reference.py, cases inline or from cases.py, w
           with a benchmark when it has a [benchmark] table (core/bench.py).
 codestar  a codestar judge's JSON file, whose test_code drives the solution (core/codestar.py).
 
-A new kind is one class here with these methods, its fields on a source type of its own
-(core/problem.py), and its entry in KINDS; nothing else dispatches on the kind.
+A new kind is this module's business alone: a source type for the fields only its problems have,
+a class with the table's methods, and its entry in KINDS. Nothing else dispatches on the kind.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from . import catalog
-from .problem import Problem
+from .problem import Case, Problem
 
 if TYPE_CHECKING:
     from .results import CaseResult
     from .runner import Runner
     from .sandbox.pool import CancelToken
+
+
+@dataclass(frozen=True)
+class NativeSource:
+    """What only a native problem has: its folder (problem.toml, reference.py, cases.py, wrong/) and
+    its inline [[cases]]."""
+
+    folder: Path
+    inline_cases: tuple[Case, ...] = ()
+    kind: ClassVar[str] = "native"
+
+    @property
+    def path(self) -> Path:
+        return self.folder
+
+
+@dataclass(frozen=True)
+class CodestarSource:
+    """What only a codestar problem has: its JSON file, and the test_code that drives a solution."""
+
+    path: Path
+    test_code: str
+    kind: ClassVar[str] = "codestar"
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
 
 
 class ProblemKind(Protocol):
@@ -53,6 +81,12 @@ class ProblemKind(Protocol):
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         """Solutions the grader must reject with the verdict their header states."""
 
+    def missing_statement(self, problem: Problem) -> str | None:
+        """What is missing from the problem's statements (English and Chinese), or None."""
+
+    def generates_cases(self, problem: Problem) -> bool:
+        """Whether trusted code makes the cases' inputs (then `kata check-problems` checks they repeat)."""
+
 
 class Native:
     name = "native"
@@ -65,6 +99,8 @@ class Native:
         return [p for p in sorted(folder.iterdir()) if (p / "problem.toml").is_file()] if folder.is_dir() else []
 
     def load(self, path: Path) -> Problem:
+        from . import catalog  # it builds this kind's sources
+
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
@@ -85,6 +121,16 @@ class Native:
         wrong = problem.folder / "wrong"
         return sorted(wrong.glob("*.py")) if wrong.is_dir() else []
 
+    def missing_statement(self, problem: Problem) -> str | None:
+        if problem.statement_path is None:
+            return "no statement: README.md is missing"
+        missing = [name for name, pattern in (("## English", r"^##\s*English"), ("## 中文", r"^##\s*中文"))
+                   if not re.search(pattern, problem.statement, re.MULTILINE)]
+        return f"README.md has no {' and no '.join(missing)} section" if missing else None
+
+    def generates_cases(self, problem: Problem) -> bool:
+        return isinstance(problem.source, NativeSource) and not problem.source.inline_cases
+
 
 class Codestar:
     name = "codestar"
@@ -97,6 +143,8 @@ class Codestar:
         return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
     def load(self, path: Path) -> Problem:
+        from . import catalog
+
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
@@ -116,6 +164,12 @@ class Codestar:
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         return []
+
+    def missing_statement(self, problem: Problem) -> str | None:
+        return None if problem.statement.strip() else "no statement: description_md is empty"
+
+    def generates_cases(self, problem: Problem) -> bool:
+        return False  # test_code makes them as it runs
 
 
 KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar())}

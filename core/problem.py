@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from .limits import Limits
 
@@ -45,31 +45,18 @@ class Benchmark:
     correctness_shapes: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True)
-class NativeSource:
-    """What only a native problem has: its folder (problem.toml, reference.py, cases.py, wrong/) and
-    its inline [[cases]]."""
+class ProblemSource(Protocol):
+    """What only one kind of problem has (core/kinds.py defines each kind's)."""
 
-    folder: Path
-    inline_cases: tuple[Case, ...] = ()
-    kind: ClassVar[str] = "native"
+    kind: ClassVar[str]
 
     @property
     def path(self) -> Path:
-        return self.folder
-
-
-@dataclass(frozen=True)
-class CodestarSource:
-    """What only a codestar problem has: its JSON file, and the test_code that drives a solution."""
-
-    path: Path
-    test_code: str
-    kind: ClassVar[str] = "codestar"
+        """Where the problem is defined: a folder, a file."""
 
     @property
     def folder(self) -> Path:
-        return self.path.parent
+        """The folder its files are in."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +66,7 @@ class Problem:
     slug: str
     title: str
     entry_point: str
-    source: NativeSource | CodestarSource
+    source: ProblemSource
     title_zh: str = ""
     difficulty: str = ""
     category: str = ""

@@ -18,8 +18,8 @@ from typing import Any
 
 from . import static
 from .compare import Comparison, Tolerance, compare
-from .kinds import kind_of
-from .problem import NativeSource, Problem
+from .kinds import NativeSource, kind_of
+from .problem import Problem
 from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of, verdict_words
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.wire import sanitize, snapshot
