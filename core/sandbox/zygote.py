@@ -85,11 +85,6 @@ def _orphans(known: set[int]) -> list[int]:
     return found
 
 
-def _idle_imports() -> None:
-    """Slow imports that only some solutions need, done while nobody waits for a fork."""
-    # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child.
-    import torch._dynamo  # noqa: F401
-    import torch.optim  # noqa: F401
 
 
 @dataclass
@@ -109,7 +104,8 @@ class Zygote:
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
         # Imports first (the spares should have them), then a spare of each kind.
-        self.idle_work: list[Callable[[], None]] = [self._refill_spares, _idle_imports]
+        self.idle_work: list[Callable[[], None]] = [self._refill_spares, self._idle_imports]
+        self.warm = False  # the slow imports done: a spare started now has them
 
     # -- workers -----------------------------------------------------------------------------------
 
@@ -143,6 +139,14 @@ class Zygote:
         self.spares[cuda] = _Spare(pid, ours)
         self.send(SpareStarted(pid, cuda))
 
+    def _idle_imports(self) -> None:
+        """Slow imports that only some solutions need, done while nobody waits for a fork."""
+        # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child.
+        import torch._dynamo  # noqa: F401
+        import torch.optim  # noqa: F401
+
+        self.warm = True
+
     def _refill_spares(self) -> None:
         for cuda in self.kinds:
             if cuda not in self.spares and self.spare_failures[cuda] < SPARE_FAILURES:
@@ -159,7 +163,6 @@ class Zygote:
                 pass
             finally:
                 spare.sock.close()
-                self.idle_work.insert(0, self._refill_spares)
 
         def run() -> NoReturn:
             from .child import main, start_session, warm_cuda
@@ -246,6 +249,8 @@ class Zygote:
                     pid = self._worker(request.cuda and True in self.kinds, fds)
                     self.children.add(pid)
                     self.send(Forked(pid))
+                    if self.warm:  # the next run's worker, forked while this one loads its solution
+                        self._refill_spares()
                 for fd in fds:
                     os.close(fd)
 
