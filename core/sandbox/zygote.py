@@ -249,10 +249,10 @@ class Zygote:
                     pid = self._worker(request.cuda and True in self.kinds, fds)
                     self.children.add(pid)
                     self.send(Forked(pid))
-                    if self.warm:  # the next run's worker, forked while this one loads its solution
-                        self._refill_spares()
-                for fd in fds:
+                for fd in fds:  # before any other fork: a copy of a run's pipe would hide its worker's death
                     os.close(fd)
+                if self.warm:  # the next run's worker, forked while this one loads its solution
+                    self._refill_spares()
 
 
 def main() -> None:
