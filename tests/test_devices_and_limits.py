@@ -130,6 +130,7 @@ def test_the_zygote_keeps_a_worker_ready_and_is_single_threaded_when_it_forks():
         info = pool.wait_ready()
         _wait_for(lambda: False in pool.spares)
         spare = pool.spares[False]
+        assert Path(f"/proc/{spare}/comm").read_text().strip() == "kata-spare"  # what ps shows
         # It forks: a second thread (a BLAS pool, NVML, the CUDA driver) would be copied half-way.
         assert _threads(pool._process.pid) == 1
         assert not info["cuda"] or True in pool.spares or _wait_for(lambda: True in pool.spares) is None
@@ -138,6 +139,7 @@ def test_the_zygote_keeps_a_worker_ready_and_is_single_threaded_when_it_forks():
         with pool.open(spec, 10.0) as worker:
             assert worker.pid == spare
             assert worker.call((), {}, timeout=5.0).value == spare
+            assert Path(f"/proc/{spare}/comm").read_text().strip() == "kata-worker"
         _wait_for(lambda: pool.spares.get(False) not in (None, spare))  # the next one is started
         assert _threads(pool._process.pid) == 1
     finally:

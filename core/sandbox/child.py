@@ -30,6 +30,8 @@ from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitiz
 SOLUTION_MODULE = "solution"
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NAME = 15
+SPARE_NAME, WORKER_NAME = b"kata-spare", b"kata-worker"  # what ps and /proc/PID/comm show
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 
 
@@ -37,8 +39,8 @@ class ForbiddenError(ImportError):
     """A forbidden module or call reached at run time."""
 
 
-def prctl(option: int, value: int) -> None:
-    """Linux process controls; a no-op elsewhere (macOS has neither option)."""
+def prctl(option: int, value: int | bytes) -> None:
+    """Linux process controls; a no-op elsewhere (macOS has none of these options)."""
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -286,6 +288,7 @@ def run_spare(sock: socket.socket, cuda: bool) -> NoReturn:
     fds: list[int] = []
     try:
         start_session()
+        prctl(PR_SET_NAME, SPARE_NAME)
         if cuda:
             warm_cuda()
         _, fds, _, _ = socket.recv_fds(sock, 16, 3)
@@ -300,6 +303,7 @@ def run_spare(sock: socket.socket, cuda: bool) -> NoReturn:
 
 def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
     """A worker's run: limits, the trusted modules, the solution, then its calls. Never returns."""
+    prctl(PR_SET_NAME, WORKER_NAME)
     try:
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
