@@ -27,9 +27,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .catalog import Catalog, ProblemError
+from .catalog import Catalog
 from .config import Settings
-from .matching import match_problem
+from .grading import CannotGrade, Grading
 from .problem import Problem
 from .results import GradingError
 
@@ -54,10 +54,6 @@ class Submission:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Submission:
         return cls(str(data["id"]), **{k: data.get(k) for k in ("file", "source", "problem", "error")})
-
-
-class CannotGrade(Exception):
-    """This submission gets a `could_not_grade` line with this reason."""
 
 
 # -- inputs -----------------------------------------------------------------------------------------
@@ -171,25 +167,23 @@ class Grader:
         self.bench = bench
         self._local = threading.local()
         self._problems: dict[str, Problem] = {}
-        self._lock = threading.Lock()  # problem loading and reference outputs: trusted modules share sys.modules
+        self._lock = threading.Lock()  # problem loading: trusted modules share sys.modules
         # One GPU benchmark at a time per GPU, so that timings do not disturb each other.
         self._gpu = threading.BoundedSemaphore(max(1, gpu_slots))
 
-    def _runner(self) -> Any:
-        runner = getattr(self._local, "runner", None)
-        if runner is None:
+    def _grading(self) -> Grading:
+        """This thread's: core's grading path, with a Runner (its cache of reference outputs) of its own."""
+        grading: Grading | None = getattr(self._local, "grading", None)
+        if grading is None:
             from .runner import Runner
 
-            runner = self._local.runner = Runner(self.pool)
-        return runner
+            grading = self._local.grading = Grading(self.catalog, self.settings, self.workspace, Runner(self.pool))
+        return grading
 
     def problem(self, name: str) -> Problem:
         with self._lock:
             if name not in self._problems:
-                try:
-                    self._problems[name] = self.catalog.get(name)
-                except (LookupError, ProblemError) as error:
-                    raise CannotGrade(str(error)) from None
+                self._problems[name] = self._grading().problem_for(Path("."), "", name)
             return self._problems[name]
 
     def resolve(self, submission: Submission) -> tuple[str, Problem]:
@@ -209,12 +203,8 @@ class Grader:
                 raise CannotGrade(f"{path}: cannot read ({error})") from None
         if submission.problem:
             return source, self.problem(submission.problem)
-        try:
-            with self._lock:
-                return source, match_problem(Path(submission.file or f"{submission.id}.py"), source, self.catalog,
-                                             self.settings, self.workspace)
-        except (LookupError, ProblemError) as error:
-            raise CannotGrade(str(error)) from None
+        with self._lock:
+            return source, self._grading().problem_for(Path(submission.file or f"{submission.id}.py"), source)
 
     def grade(self, submission: Submission) -> dict[str, Any]:
         """One result line; never raises for anything a submission or a problem can do."""
@@ -232,14 +222,10 @@ class Grader:
         from .report import report_to_dict
         from .sandbox.pool import SandboxUnavailable
 
-        runner = self._runner()
         path = submission.file or f"<{submission.id}>"
         try:
-            if problem.kind == "native":
-                with self._lock:
-                    runner.prepare(problem)  # reference outputs, once per thread and problem version
-            report = runner.run(problem, source, path)
-        except (GradingError, ProblemError, SandboxUnavailable) as error:
+            report = self._grading().run(problem, source, Path(path))
+        except SandboxUnavailable as error:
             raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
         result = {"id": submission.id, **report_to_dict(report)}
         if self.bench and problem.benchmark is not None and report.accepted:

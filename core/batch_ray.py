@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .batch import CannotGrade, GradeOptions, Grader, Submission, could_not_grade, crashed
+from .batch import GradeOptions, Grader, Submission, could_not_grade, crashed
 from .catalog import Catalog
 from .config import find_workspace, load_settings
+from .grading import CannotGrade
 
 try:
     import ray

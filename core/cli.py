@@ -25,7 +25,7 @@ from . import history, learning
 from .catalog import Catalog
 from .config import find_workspace, load_settings
 from .grading import CannotGrade, Grading
-from .learning import LearningError, starter_file_name, write_starter  # noqa: F401 - re-exported
+from .learning import LearningError, write_starter
 from .problem import Problem
 from .results import GradingError, RunReport
 
@@ -331,8 +331,6 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
         WorkerPool.shared().start()  # warm the zygote while the submissions are collected
     try:
         return batch.grade_batch(options, ctx.catalog, ctx.settings, ctx.workspace)
-    except batch.CannotGrade as error:
-        raise CannotGrade(str(error)) from None
     except KeyboardInterrupt:
         return 130
 

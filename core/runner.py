@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import inspect
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.wire import sanitize, snapshot
 from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
 
+# A problem's trusted modules are loaded into this process's sys.modules under fixed names: one
+# preparation at a time, whichever thread asks (the server's runs, batch grading's threads).
+_PREPARING = threading.Lock()
 ArgKey = int | str  # an argument by position or by keyword
 
 
@@ -88,11 +92,18 @@ class Runner:
                 from error
 
     def prepare(self, problem: Problem) -> list[_Case]:
-        device = device_for(problem, self.pool) if problem.grading.device != "cpu" else "cpu"
+        """The cases with their reference outputs, computed once per problem version and device."""
+        device = device_for(problem, self.pool)
         version = (_version(problem), device)
-        cached = self._prepared.get(problem.source_path)
-        if cached is not None and cached.version == version:
-            return cached.cases
+        with _PREPARING:
+            cached = self._prepared.get(problem.source_path)
+            if cached is not None and cached.version == version:
+                return cached.cases
+            cases = self._prepare(problem, device)
+            self._prepared[problem.source_path] = _Prepared(version, cases, device)
+            return cases
+
+    def _prepare(self, problem: Problem, device: str) -> list[_Case]:
         reference = self.reference(problem)
         signature = inspect.signature(reference)
         graded = set(problem.grading.state)
@@ -122,7 +133,6 @@ class Runner:
                     expected, expected_state = _run_reference(problem, reference, name, args, kwargs, state_keys)
                 cases.append(_Case(name, args, kwargs, keys, state_keys, frozen_keys, expected, expected_state,
                                    {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}))
-        self._prepared[problem.source_path] = _Prepared(version, cases, device)
         return cases
 
     # -- a run ------------------------------------------------------------------------------
@@ -139,9 +149,8 @@ class Runner:
             report.cases = [CaseResult(i, name, "skipped", message=f"not run: {verdict_words(report.verdict)}")
                             for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
-            report.cases, output = kind_of(problem).run(self, problem, source, filename, cancel, report.entry_line)
-        if not report.findings:
-            report.output = output
+            report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
+                                                               report.entry_line)
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
