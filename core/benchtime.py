@@ -82,6 +82,24 @@ def _l2_flush_buffer() -> torch.Tensor:
     return _empty(2 * l2 if l2 > 0 else DEFAULT_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
 
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool) -> tuple[Any, dict[str, float | None]]:
+    """fn(*args) as one repetition: bracketed by CUDA events after a device-wide synchronisation when
+    timed, with the host's wall time around it either way. -> (its output, {"device_ms", "wall_ms"})."""
+    if not timed:
+        started = _perf_counter()
+        output = fn(*args)
+        return output, {"device_ms": None, "wall_ms": (_perf_counter() - started) * 1e3}
+    _synchronize()
+    start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+    started = _perf_counter()
+    _EVENT_METHODS["record"](start)
+    output = fn(*args)
+    _EVENT_METHODS["record"](end)
+    _synchronize()
+    wall_ms = (_perf_counter() - started) * 1e3
+    return output, {"device_ms": _EVENT_METHODS["elapsed_time"](start, end), "wall_ms": wall_ms}
+
+
 def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
     """Warm up, then call `entry` once per seed on fresh inputs. -> reps, the last output, replaced.
 
@@ -112,19 +130,8 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
         if timed:
             assert flush is not None
             _zero(flush)
-            _synchronize()
-            start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-            started = _perf_counter()
-            _EVENT_METHODS["record"](start)
-            output = entry(*args)
-            _EVENT_METHODS["record"](end)
-            _synchronize()
-            wall_ms = (_perf_counter() - started) * 1e3
-            reps.append({"device_ms": _EVENT_METHODS["elapsed_time"](start, end), "wall_ms": wall_ms})
-        else:
-            started = _perf_counter()
-            output = entry(*args)
-            reps.append({"device_ms": None, "wall_ms": (_perf_counter() - started) * 1e3})
+        output, rep = _call(entry, args, timed)
+        reps.append(rep)
         del args
         if index < len(seeds) - 1:
             output = None
@@ -249,15 +256,5 @@ def copy_bandwidth(_entry: Callable[..., Any], payload: dict[str, Any]) -> dict[
     target = torch.empty_like(source)
     for _ in range(payload["warmup"]):
         target.copy_(source)
-    reps = []
-    for _ in range(payload["reps"]):
-        _synchronize()
-        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
-        started = _perf_counter()
-        _EVENT_METHODS["record"](start)
-        target.copy_(source)
-        _EVENT_METHODS["record"](end)
-        _synchronize()
-        reps.append({"device_ms": _EVENT_METHODS["elapsed_time"](start, end),
-                     "wall_ms": (_perf_counter() - started) * 1e3})
+    reps = [_call(target.copy_, (source,), timed=True)[1] for _ in range(payload["reps"])]
     return {"bytes": 2 * size, "reps": reps, "device": torch.cuda.get_device_name()}
