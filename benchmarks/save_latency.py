@@ -83,6 +83,21 @@ class Client(LanguageClient):
         return future
 
 
+async def save_and_wait(client: Client, path: Path, version: int, text: str, timeout: float) -> tuple[float, int]:
+    """Edit an open document to `text`, write it, save it: -> (seconds from didSave to that version's
+    diagnostics, how many there were)."""
+    uri = path.as_uri()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+        [types.TextDocumentContentChangeWholeDocument(text)]))
+    path.write_text(text)
+    published = client.expect(uri, version)
+    started = time.perf_counter()
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    arrived, count = await asyncio.wait_for(published, timeout)
+    return arrived - started, count
+
+
 def cold_run(path: Path, problems: list[str], slug: str) -> tuple[float, int]:
     command = [sys.executable, "-m", "infrakata.core.cli"]
     for extra in problems:
@@ -108,17 +123,10 @@ async def measure(client: Client, root: Path, slug: str, versions: tuple[str, st
     await asyncio.wait_for(opened, 120)  # the first grading warms the reference cache: not counted
     for save in range(saves):
         version, text = save + 2, texts[(save + 1) % 2]
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
-            [types.TextDocumentContentChangeWholeDocument(text)]))
-        path.write_text(text)
-        published = client.expect(uri, version)
-        started = time.perf_counter()
-        client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
-        arrived, count = await asyncio.wait_for(published, 60)
+        seconds, count = await save_and_wait(client, path, version, text, timeout=60)
         if (count == 0) != (text == texts[0]):
             raise SystemExit(f"{slug}: version {version} got {count} diagnostics; the grading is wrong")
-        figures.server_ms.append((arrived - started) * 1e3)
+        figures.server_ms.append(seconds * 1e3)
         if save < cold:
             elapsed, failing = await asyncio.to_thread(cold_run, path, problems, slug)
             if (failing == 0) != (text == texts[0]):

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from lsprotocol import types
-from save_latency import Client
+from save_latency import Client, save_and_wait
 
 SLUG = "adam-optimizer-memory-bytes"  # 3 s per case, 7 cases
 LOOP = f"# kata: {SLUG}\ndef adam_memory_bytes(num_params):\n    while True:\n        pass\n"
@@ -50,17 +50,10 @@ async def server(root: Path, sources: list[str]) -> list[float]:
     await asyncio.wait_for(opened, 120)  # the pool started and the reference cached: not counted
     seconds = []
     for version, text in enumerate(sources, 2):
-        client.text_document_did_change(types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
-            [types.TextDocumentContentChangeWholeDocument(text)]))
-        path.write_text(text)
-        published = client.expect(uri, version)
-        started = time.perf_counter()
-        client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
-        arrived, count = await asyncio.wait_for(published, 120)
+        elapsed, count = await save_and_wait(client, path, version, text, timeout=120)
         if count == 0:
             raise SystemExit("the server reported no failing case for a solution that never returns")
-        seconds.append(arrived - started)
+        seconds.append(elapsed)
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
