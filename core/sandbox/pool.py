@@ -101,13 +101,20 @@ class CancelToken:
             self._workers.discard(worker)
 
 
-def _process_state(pid: int) -> str | None:
-    """The state letter of /proc/PID/stat (T: stopped), None where there is no such process (or no /proc)."""
+def _stopped(pid: int) -> bool:
+    """Whether every thread of the process is stopped (T), or it is gone (or there is no /proc)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
-    except (OSError, IndexError):
-        return None
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as stat:
+                if stat.read().rsplit(b")", 1)[1].split()[0] not in (b"T", b"t"):
+                    return False
+        except (OSError, IndexError):
+            continue  # a thread that just exited
+    return True
 
 
 def _signal_name(code: int) -> str:
@@ -163,8 +170,7 @@ class Worker:
         return self.state in ("ready", "errored")
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
-             timeout: float,
-             device: str = "cpu") -> CallResult:
+             timeout: float, device: str = "cpu") -> CallResult:
         return self._request(CallRequest("call", tuple(args), dict(kwargs), tuple(snapshot), device), timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
@@ -261,8 +267,8 @@ class Worker:
         """The worker's whole session stopped (SIGSTOP) for the duration: nothing it runs can act."""
         self._signal(signal.SIGSTOP)
         deadline = time.monotonic() + PAUSE_WAIT_S
-        while self.state != "exited" and _process_state(self.pid) not in ("T", "t", None) \
-                and time.monotonic() < deadline:  # a signal is delivered asynchronously
+        # A stop is delivered asynchronously, to each thread in turn.
+        while self.state != "exited" and not _stopped(self.pid) and time.monotonic() < deadline:
             time.sleep(0.001)
         try:
             yield
