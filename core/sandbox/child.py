@@ -31,7 +31,8 @@ SOLUTION_MODULE = "solution"
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NAME = 15
-SPARE_NAME, WORKER_NAME = b"kata-spare", b"kata-worker"  # what ps and /proc/PID/comm show
+# What ps and /proc/PID/comm show of the sandbox's processes.
+ZYGOTE_NAME, SPARE_NAME, WORKER_NAME = b"kata-zygote", b"kata-spare", b"kata-worker"
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 
 
@@ -288,7 +289,6 @@ def run_spare(sock: socket.socket, cuda: bool) -> NoReturn:
     fds: list[int] = []
     try:
         start_session()
-        prctl(PR_SET_NAME, SPARE_NAME)
         if cuda:
             warm_cuda()
         _, fds, _, _ = socket.recv_fds(sock, 16, 3)

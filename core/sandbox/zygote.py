@@ -126,7 +126,7 @@ class Zygote:
         return pid
 
     def _start_spare(self, cuda: bool) -> None:
-        from .child import run_spare
+        from .child import PR_SET_NAME, SPARE_NAME, ZYGOTE_NAME, prctl, run_spare
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
 
@@ -134,7 +134,11 @@ class Zygote:
             ours.close()
             run_spare(theirs, cuda)
 
-        pid = self._fork(spare)
+        prctl(PR_SET_NAME, SPARE_NAME)  # a spare is born with its name: nobody sees it unnamed
+        try:
+            pid = self._fork(spare)
+        finally:
+            prctl(PR_SET_NAME, ZYGOTE_NAME)
         theirs.close()
         self.spares[cuda] = _Spare(pid, ours)
         self.send(SpareStarted(pid, cuda))
@@ -259,9 +263,10 @@ def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     # No parent-death signal here: it fires when the spawning *thread* ends. serve() watches the
     # parent instead.
-    from .child import PR_SET_CHILD_SUBREAPER, prctl
+    from .child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_NAME, ZYGOTE_NAME)
     ready = _warm_imports()
     try:
         sock.send(encode_event(ready))
