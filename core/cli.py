@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,10 +24,13 @@ from rich.markup import escape
 from . import history, learning
 from .catalog import Catalog
 from .config import find_workspace, load_settings
-from .grading import CannotGrade, Grading
+from .grading import CannotGrade, Grading, read_solution
 from .learning import LearningError, write_starter
 from .problem import Problem
 from .results import GradingError, RunReport
+
+if TYPE_CHECKING:
+    from .sandbox.pool import WorkerPool
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
@@ -50,14 +53,31 @@ STARTED = _process_started()
 class Context:
     """Workspace, settings and catalogue, as every command sees them."""
 
-    def __init__(self, start: Path, extra_problems: Sequence[str]):
+    def __init__(self, start: Path, extra_problems: Sequence[str], isolation: str | None = None):
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.workspace = find_workspace(start)
         self.settings, warnings = load_settings(self.workspace)
         for warning in warnings:
             self.err.print(f"[yellow]warning:[/] {escape(warning)}")
+        self.isolation = isolation or self.settings.isolation
         self.catalog = Catalog.load([*self.settings.problem_paths, *extra_problems])
         self.grading = Grading(self.catalog, self.settings, self.workspace)
+
+    def pool(self) -> WorkerPool:
+        """The shared worker pool, held to this command's isolation (--isolation, else kata.toml)."""
+        from .sandbox.pool import WorkerPool
+
+        pool = WorkerPool.shared()
+        pool.isolation = self.isolation
+        return pool
+
+    def warn_if_unconfined(self) -> None:
+        """The one line saying which layers of the sandbox this machine lacks (nothing when all hold)."""
+        from .doctor import warning_line
+
+        line = warning_line(self.pool().isolation_layers)
+        if line is not None:
+            self.err.print(f"[yellow]warning:[/] {escape(line)}")
 
     def report_catalog_errors(self) -> None:
         for error in self.catalog.errors:
@@ -68,12 +88,7 @@ class Context:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CannotGrade(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CannotGrade(f"{path}: cannot read ({error})") from None
+    return read_solution(path)
 
 
 def _filtered(ctx: Context, args: argparse.Namespace, progress: dict[str, dict[str, Any]]) -> list[Problem]:
@@ -246,7 +261,20 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
         print(json.dumps(report_to_dict(report), ensure_ascii=False))
     else:
         Console(highlight=False).print(renderable(report, wall_ms=(time.perf_counter() - STARTED) * 1e3))
+    ctx.warn_if_unconfined()
     return EXIT_ACCEPTED if report.accepted else EXIT_REJECTED
+
+
+def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
+    """The sandbox's layers here (core/doctor.py). Exit 0 when every layer holds, 1 otherwise."""
+    from .doctor import diagnose, format_diagnosis
+
+    diagnosis = diagnose(ctx.pool())
+    if args.json:
+        print(json.dumps(diagnosis.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        Console(highlight=False).print(escape(format_diagnosis(diagnosis)))
+    return 0 if not diagnosis.missing else 1
 
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
@@ -261,8 +289,8 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     def on_change(path: Path) -> None:
         with lock:  # one grading at a time keeps the terminal readable
             try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                source = read_solution(path)
+            except CannotGrade:
                 return
             if only is not None and path.resolve() != only:
                 return
@@ -324,7 +352,7 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
     options = batch.GradeOptions(
         paths=args.paths, manifest=args.manifest, out=args.out, junit=args.junit, jobs=args.jobs, resume=args.resume,
         bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
-        max_retries=args.retries)
+        max_retries=args.retries, hidden=args.hidden, isolation=ctx.isolation)
     if not options.ray:
         from .sandbox.pool import WorkerPool
 
@@ -339,9 +367,15 @@ def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
     from . import batch
 
     try:
-        ranked = batch.leaderboard(batch.read_results(Path(args.results)))
+        key = Path(args.key).read_bytes() if args.key else batch.results_key()
+        rows, unsigned = batch.verified(batch.read_results(Path(args.results)), key)
     except (OSError, UnicodeDecodeError) as error:
         raise CannotGrade(f"{args.results}: cannot read ({error})") from None
+    if unsigned:
+        ctx.err.print(f"[yellow]warning:[/] {unsigned} line(s) left out: not signed by "
+                      f"{escape(args.key) if args.key else 'this grader'} (a line `kata grade` did not write, or "
+                      f"one from another grader: pass its key with --key)")
+    ranked = batch.leaderboard(rows)
     if args.problem:
         ranked = {p: rows for p, rows in ranked.items() if p == args.problem}
     if args.json:
@@ -366,6 +400,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kata", description="Grade AI-infrastructure katas.")
     parser.add_argument("--problems", action="append", default=[], metavar="PATH",
                         help="extra problem folder or codestar JSON (repeatable)")
+    parser.add_argument("--isolation", choices=("best", "strict"),
+                        help="the sandbox: the best this machine has (default), or refuse to grade without every "
+                             "layer (`kata doctor` lists them); overrides kata.toml's isolation")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="list the problems, with your progress")
     p.add_argument("--json", action="store_true")
@@ -402,6 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "statements, deterministic cases (default: the bundled catalogue)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="problem folders or codestar JSON files")
     p.set_defaults(handler=cmd_check_problems)
+    p = sub.add_parser("doctor", help="the sandbox's layers on this machine, and why any is missing")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_doctor)
     p = sub.add_parser("run", help="grade a solution file")
     p.add_argument("file")
     p.add_argument("--problem", help="slug, problem folder or codestar JSON (default: matched from the file)")
@@ -424,6 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, metavar="N", help="parallel gradings (default: the cores)")
     p.add_argument("--resume", action="store_true", help="skip the ids already in --out")
     p.add_argument("--bench", action="store_true", help="benchmark accepted kernel solutions (one per GPU at a time)")
+    p.add_argument("--hidden", action="store_true", help="keep every expected value (and the differences from it) "
+                   "out of the results, JUnit and summary: for leaderboards, where answers must not leak")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs infrakata[ray]")
     p.add_argument("--retries", type=int, default=2, metavar="N",
@@ -433,6 +475,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", metavar="RESULTS.jsonl")
     p.add_argument("--problem", metavar="SLUG")
     p.add_argument("--top", type=int, metavar="N")
+    p.add_argument("--key", metavar="FILE", help="the key of the grader that wrote the results (default: this "
+                   "machine's, $XDG_DATA_HOME/infrakata/results.key); lines it did not sign are left out")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_leaderboard)
     # Its options (--tcp HOST:PORT, --log-level LEVEL) are the server's own: passed through.
@@ -455,12 +499,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             _read(Path(args.file))  # a missing file is said at once, before any worker starts
         if args.command == "watch":
             watched(Path(args.dir))
-        if args.command in ("run", "bench", "watch", "check-problems"):
+        if args.command in ("run", "bench", "watch", "check-problems", "doctor"):
             from .sandbox.pool import WorkerPool
 
             WorkerPool.shared().start()  # warm the zygote while this process loads the problem
         start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
-        ctx = Context(start if start.exists() else Path("."), args.problems)
+        ctx = Context(start if start.exists() else Path("."), args.problems, args.isolation)
+        if args.command in ("run", "bench", "watch", "grade", "check-problems", "doctor"):
+            ctx.pool()  # held to the isolation asked for before anything is graded
         handler: Callable[[Context, argparse.Namespace], int] = args.handler
         return handler(ctx, args)
     except (CannotGrade, GradingError, SandboxUnavailable) as error:

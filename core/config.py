@@ -17,6 +17,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 GRADE_ON = ("save", "type")
+ISOLATION = ("best", "strict")  # the sandbox's layers: the best this machine has, or all of them (kata doctor)
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Settings:
     problem_paths: tuple[Path, ...] = ()
     watch_files: bool = True
     file_map: dict[str, str] = field(default_factory=dict)  # glob (relative to the workspace) -> slug or path
+    isolation: str = "best"  # "strict": refuse to grade unless every layer of the sandbox holds
 
 
 # (toml key, editor key, check, what a valid value is)
@@ -38,6 +40,7 @@ _FIELDS: dict[str, tuple[str, Any, str]] = {
     "watch_files": ("watchFiles", lambda v: isinstance(v, bool), "true or false"),
     "file_map": ("fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
                  'a table of "glob" = "slug"'),
+    "isolation": ("isolation", lambda v: v in ISOLATION, '"best" or "strict"'),
 }
 
 

@@ -15,6 +15,8 @@ or step by step, as the server does so that diagnostics go out before the attemp
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +35,43 @@ if TYPE_CHECKING:
 
 class CannotGrade(Exception):
     """The file could not be graded: the message says why and what to do."""
+
+
+MAX_SOURCE_BYTES = 1 << 20  # a solution file; larger is not a solution
+
+
+def read_solution(path: Path, root: Path | None = None) -> str:
+    """A solution's text: a regular file of at most MAX_SOURCE_BYTES, in UTF-8, read without ever blocking
+    (a FIFO is refused, not waited on). With `root` (batch grading: the submissions' folder), a symbolic
+    link is followed only into it: a link to a reference is not a submission."""
+    target = path
+    if root is not None and path.is_symlink():
+        target = path.resolve()
+        if not target.is_relative_to(root.resolve()):
+            raise CannotGrade(f"{path}: a symbolic link to {target}, outside the submissions' folder {root}; a "
+                              f"submission is graded as the file itself")
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer.
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise CannotGrade(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CannotGrade(f"{path}: is a folder") from None
+    except OSError as error:
+        raise CannotGrade(f"{path}: cannot read ({error.strerror})") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise CannotGrade(f"{path}: is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            raise CannotGrade(f"{path}: not a regular file (a FIFO or a device?)")
+        data = file.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise CannotGrade(f"{path}: larger than {MAX_SOURCE_BYTES >> 20} MiB; not a solution file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CannotGrade(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 @dataclass
@@ -68,9 +107,11 @@ class Grading:
             raise CannotGrade(str(error)) from None
 
     def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None) -> RunReport:
+        from .sandbox.pool import SandboxUnavailable
+
         try:
             return self.runner.run(problem, source, path, cancel=cancel)
-        except (GradingError, ProblemError) as error:
+        except (GradingError, ProblemError, SandboxUnavailable) as error:
             raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
 
     @staticmethod

@@ -64,6 +64,7 @@ class CaseResult:
     actual: str | None = None
     # Refines an "error" status: the solution process died (segfault, os._exit) or used a forbidden module.
     cause: Cause = "exception"
+    hidden: bool = False  # a hidden case: what it expected is never shown (hide_expected)
 
 
 @dataclass
@@ -90,6 +91,20 @@ class RunReport:
     @property
     def accepted(self) -> bool:
         return self.verdict == "accepted"
+
+
+HIDDEN_MESSAGE = "wrong answer on a hidden case (what it expects is not shown)"
+
+
+def hide_expected(case: CaseResult) -> CaseResult:
+    """The case without what it expected, or anything computed from it (a difference gives the expected
+    value away from the actual one): for the cases a problem hides, and for every case with
+    `kata grade --hidden` (leaderboards). An error's message stays: it is the solution's own."""
+    if case.status == "failed":
+        case.message = HIDDEN_MESSAGE
+    case.max_abs_diff = case.max_rel_diff = case.mismatched = case.worst_index = case.expected = case.actual = None
+    case.hidden = True
+    return case
 
 
 def verdict_of(cases: list[CaseResult]) -> Verdict:

@@ -55,7 +55,7 @@ def test_files_and_folders_to_jsonl_and_junit_with_the_run_json_object(tmp_path)
     # Each line is `kata run --json`'s object plus its id.
     run = json.loads(kata("run", str(files["wrong"]), "--json").stdout)
     graded = results[str(files["wrong"])]
-    assert set(graded) == set(run) | {"id"} and set(run) == RUN_KEYS
+    assert set(graded) == set(run) | {"id", "signature"} and set(run) == RUN_KEYS
     assert [(c["id"], c["status"], c["message"]) for c in graded["cases"]] == \
         [(c["id"], c["status"], c["message"]) for c in run["cases"]]
 
@@ -134,12 +134,12 @@ def test_all_accepted_exits_0_lines_on_stdout_and_the_leaderboard(tmp_path):
     assert all(r["verdict"] == "accepted" for r in results)
 
     out = tmp_path / "all.jsonl"
-    out.write_text(done.stdout + json.dumps({**results[0], "id": "slow", "verdict": "wrong_answer", "passed": 6})
-                   + "\n" + json.dumps({"id": "broken", "verdict": "could_not_grade", "problem": None}) + "\n")
+    wrong = kata("grade", str(files["wrong"]), str(tmp_path / "missing.py"))  # a second batch, appended
+    out.write_text(done.stdout + wrong.stdout)
     board = kata("leaderboard", str(out), "--json")
     assert board.returncode == 0, board.stderr
     ranked = json.loads(board.stdout)["adam-optimizer-memory-bytes"]
-    assert [e["rank"] for e in ranked] == [1, 2, 3] and ranked[-1]["id"] == "slow"
+    assert [e["rank"] for e in ranked] == [1, 2, 3] and ranked[-1]["id"] == str(files["wrong"])
     assert {e["id"] for e in ranked[:2]} == {str(files["right"]), str(files["single"])}
     text = kata("leaderboard", str(out))
     assert "adam-optimizer-memory-bytes: 2/3 accepted" in text.stdout
