@@ -577,6 +577,9 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
         raise CannotGrade("nothing to grade: pass files, folders or --manifest FILE")
     if options.resume and not options.out:
         raise CannotGrade("--resume needs --out FILE (the results to resume from)")
+    for flag, target in (("--out", options.out), ("--junit", options.junit)):
+        if target:
+            _check_output(flag, Path(target))
     if options.ray:
         try:
             from .batch_ray import run_ray
@@ -584,7 +587,11 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
             raise CannotGrade(str(error)) from None
     submissions = collect(options.paths, options.manifest)
     tally = Tally()
-    with ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout) as results:
+    try:
+        results = ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout)
+    except OSError as error:
+        raise CannotGrade(f"--out {options.out}: cannot write ({error.strerror or error})") from None
+    with results:
         for row in results.previous:
             tally.add(row, resumed=True)
         pending = [s for s in submissions if s.id not in results.done]
@@ -616,11 +623,27 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 raise
         elapsed = time.perf_counter() - started
         if options.junit:
-            write_junit(results.rows(), options.junit)
+            try:
+                write_junit(results.rows(), options.junit)
+            except OSError as error:
+                where = f"; the results are in {options.out}" if options.out else ""
+                raise CannotGrade(f"--junit {options.junit}: cannot write ({error.strerror or error}){where}") \
+                    from None
     (console if options.out else err).print(summary_table(tally, elapsed))
     if tally.verdicts[COULD_NOT_GRADE]:
         err.print(f"[red]{tally.verdicts[COULD_NOT_GRADE]} could not be graded[/] (their lines say why)")
     return tally.exit_code()
+
+
+def _check_output(flag: str, path: Path) -> None:
+    """Before any grading: an output path that cannot be a file is said at once, not after the batch."""
+    if path.is_dir():
+        example = path / ("results.jsonl" if flag == "--out" else "junit.xml")
+        raise CannotGrade(f"{flag} {path} is a folder; give a file (e.g. {example})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CannotGrade(f"{flag} {path}: cannot create {path.parent} ({error.strerror or error})") from None
 
 
 def default_jobs() -> int:
