@@ -69,7 +69,7 @@ class Context:
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # without the byte order mark some editors write
     except FileNotFoundError:
         raise CannotGrade(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:

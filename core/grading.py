@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from .sandbox.pool import CancelToken
 
 
+# Editors on Windows may save UTF-8 with a byte order mark; Python runs such files, and so do we.
+BYTE_ORDER_MARK = "\ufeff"
+
+
 class CannotGrade(Exception):
     """The file could not be graded: the message says why and what to do."""
 
@@ -60,6 +64,7 @@ class Grading:
 
     def problem_for(self, path: Path, source: str, explicit: str | None = None) -> Problem:
         """The problem named (a slug, a folder or a codestar JSON) or else matched from the file."""
+        source = source.removeprefix(BYTE_ORDER_MARK)
         try:
             if explicit:
                 return self.catalog.get(explicit)
@@ -69,7 +74,7 @@ class Grading:
 
     def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None) -> RunReport:
         try:
-            return self.runner.run(problem, source, path, cancel=cancel)
+            return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel)
         except (GradingError, ProblemError) as error:
             raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
 

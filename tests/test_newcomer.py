@@ -89,6 +89,17 @@ def test_grade_refuses_a_folder_for_out_or_junit_before_grading(kata, tmp_path):
     assert "/proc/nope" in said(unwritable)
 
 
+def test_a_byte_order_mark_does_not_hide_the_header(kata, tmp_path):
+    mine = tmp_path / "scaled.py"
+    mine.write_text("\ufeff" + CORRECT, encoding="utf-8")
+    matched = kata("run", str(mine))
+    assert matched.returncode == 0, matched.stdout + matched.stderr
+    named = kata("run", str(mine), "--problem", "fixture-scale", "--json")
+    assert named.returncode == 0 and json.loads(named.stdout)["verdict"] == "accepted"
+    batch = kata("grade", str(mine))  # batch grading (as the server) reads the file itself
+    assert batch.returncode == 0 and json.loads(batch.stdout)["verdict"] == "accepted"
+
+
 def test_reset_refuses_a_file_that_belongs_to_another_kata(kata, tmp_path):
     mine = tmp_path / "fixture_scale.py"
     mine.write_text(WRONG)
