@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from .sandbox.pool import CancelToken
 
 
+# The bundled examples (examples/ of a checkout, infrakata/examples/ of an install) are the project's
+# solutions: graded like any file, never recorded as the learner's progress.
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # Editors on Windows may save UTF-8 with a byte order mark; Python runs such files, and so do we.
 BYTE_ORDER_MARK = "\ufeff"
 
@@ -81,7 +84,10 @@ class Grading:
     @staticmethod
     def record(path: Path, report: RunReport) -> str | None:
         """The attempt, in the store of the workspace the file is in (or the learner's own outside
-        any workspace). -> None, or why it could not be recorded: that never hides a verdict."""
+        any workspace); not for a bundled example. -> None, or why it could not be recorded: that never
+        hides a verdict."""
+        if Path(path).resolve().is_relative_to(EXAMPLES):
+            return None
         workspace = find_workspace(Path(path).resolve().parent)
         try:
             history.record(workspace, report)

@@ -89,6 +89,18 @@ def test_grade_refuses_a_folder_for_out_or_junit_before_grading(kata, tmp_path):
     assert "/proc/nope" in said(unwritable)
 
 
+def test_the_readme_example_is_graded_but_not_recorded_as_progress(kata):
+    readme = (REPO / "README.md").read_text()
+    assert "kata run examples/gradient_accumulation.py" in readme
+    done = kata("run", "examples/gradient_accumulation.py", cwd=REPO)
+    assert done.returncode == 0 and "accepted" in done.stdout
+    listed = json.loads(kata("list", "--json").stdout)
+    assert next(p["progress"] for p in listed if p["slug"] == "gradient-accumulation") is None
+    assert kata("solution", "gradient-accumulation").returncode == 1  # still locked
+    assert kata("next").stdout.startswith("next: ")
+    assert not (kata.data / "infrakata" / "history.sqlite").exists()
+
+
 def test_a_byte_order_mark_does_not_hide_the_header(kata, tmp_path):
     mine = tmp_path / "scaled.py"
     mine.write_text("\ufeff" + CORRECT, encoding="utf-8")
