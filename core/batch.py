@@ -31,9 +31,9 @@ from .catalog import Catalog
 from .config import Settings
 from .grading import CannotGrade, Grading
 from .problem import Problem
+from .report import COULD_NOT_GRADE, could_not_grade_to_dict
 from .results import GradingError
 
-COULD_NOT_GRADE = "could_not_grade"
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
 
@@ -142,11 +142,9 @@ def _is_slug(name: str) -> bool:
 
 
 def could_not_grade(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
-    """The line of a submission that could not be graded: the `kata run --json` keys, verdict
-    `could_not_grade`, and why in "reason"."""
-    return {"id": submission.id, "problem": problem or submission.problem, "file": submission.file,
-            "verdict": COULD_NOT_GRADE, "passed": 0, "total": 0, "time_ms": 0.0, "findings": [], "cases": [],
-            "title": "", "entry_line": None, "output": "", "cancelled": False, "reason": reason}
+    """The line of a submission that could not be graded: `kata run --json`'s could_not_grade object
+    with the submission's "id" first."""
+    return {"id": submission.id, **could_not_grade_to_dict(submission.file, problem or submission.problem, reason)}
 
 
 def crashed(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:

@@ -425,8 +425,26 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
     return serve(args.serve_args)
 
 
+class _Version(argparse.Action):
+    """`kata --version`: the installed distribution's version, looked up only when asked (it costs 50 ms)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("infrakata")
+        except PackageNotFoundError:
+            installed = "(not installed: scripts/setup, or pip install . in a checkout)"
+        print(f"kata (infrakata) {installed}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kata", description="Grade AI-infrastructure katas.")
+    parser.add_argument("--version", action=_Version)
     parser.add_argument("--problems", action="append", default=[], metavar="PATH",
                         help="extra problem folder or codestar JSON (repeatable)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -527,6 +545,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Callable[[Context, argparse.Namespace], int] = args.handler
         return handler(ctx, args)
     except (CannotGrade, GradingError, SandboxUnavailable) as error:
+        if args.command == "run" and args.json:  # a consumer of the JSON reads why on stdout too
+            from .report import could_not_grade_to_dict
+
+            problem = error.problem if isinstance(error, CannotGrade) else None
+            print(json.dumps(could_not_grade_to_dict(args.file, problem, str(error)), ensure_ascii=False))
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {escape(str(error))}")
         return EXIT_CANNOT_GRADE
 

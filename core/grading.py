@@ -39,7 +39,12 @@ BYTE_ORDER_MARK = "\ufeff"
 
 
 class CannotGrade(Exception):
-    """The file could not be graded: the message says why and what to do."""
+    """The file could not be graded: the message says why and what to do. `problem`: the slug of the
+    problem it was to be graded against, when that much was found."""
+
+    def __init__(self, message: str, problem: str | None = None):
+        super().__init__(message)
+        self.problem = problem
 
 
 @dataclass
@@ -79,7 +84,7 @@ class Grading:
         try:
             return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel)
         except (GradingError, ProblemError) as error:
-            raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
+            raise CannotGrade(f"{problem.slug}: cannot grade: {error}", problem.slug) from None
 
     @staticmethod
     def record(path: Path, report: RunReport) -> str | None:

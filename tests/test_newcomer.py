@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,27 @@ def test_list_filters_name_the_valid_values_and_todo_counts_the_whole_area(kata,
     assert "fixture-scale" not in todo and "Test: 1/2 solved, 1 attempted" in todo
 
 
+def test_run_json_says_could_not_grade_with_the_object_kata_grade_writes(kata, tmp_path):
+    stray = tmp_path / "notes.py"
+    stray.write_text("x = 1\n")
+    for target in ("missing.py", str(stray)):
+        done = kata("run", target, "--json")
+        assert done.returncode == 2
+        result = json.loads(done.stdout)
+        assert result["verdict"] == "could_not_grade" and result["file"] == target and result["reason"]
+        graded = kata("grade", target)
+        line = json.loads(graded.stdout.splitlines()[0])
+        assert set(result) == set(line) - {"id"}
+        assert result["reason"] == line["reason"]
+
+
+def test_version():
+    done = subprocess.run([str(KATA), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == f"kata (infrakata) {version('infrakata')}"
+
+
+def test_a_passed_case_has_no_cause(kata, tmp_path):
+    (tmp_path / "fixture_scale.py").write_text(CORRECT.replace("x * factor", "x * factor if x != 2 else 1 / 0"))
+    result = json.loads(kata("run", "fixture_scale.py", "--json").stdout)
+    causes = {case["status"]: case["cause"] for case in result["cases"]}
+    assert causes == {"passed": None, "error": "exception"}, result["cases"]
