@@ -33,6 +33,7 @@ from .grading import CannotGrade, Grading
 from .problem import Problem
 from .report import COULD_NOT_GRADE, could_not_grade_to_dict
 from .results import GradingError
+from .walk import solution_files
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
@@ -60,7 +61,8 @@ class Submission:
 
 
 def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None) -> list[Submission]:
-    """Submissions from files, folders (every *.py below, sorted) and a JSONL manifest, in that order.
+    """Submissions from files, folders (every *.py below but environments, hidden folders and what
+    .gitignore ignores: core/walk.py) and a JSONL manifest, in that order.
     A file named twice is graded once; a path that does not exist is a `could_not_grade` submission.
     Sources are not read here (the grading threads read them), so a list of 10,000 stays small."""
     found: list[Submission] = []
@@ -74,7 +76,7 @@ def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for file in sorted(p for p in path.rglob("*.py") if p.is_file() and "__pycache__" not in p.parts):
+            for file in solution_files(path):
                 add(Submission(id=str(file), file=str(file)))
         else:  # a missing or unreadable file is reported when it is read
             add(Submission(id=str(path), file=str(path)))
@@ -112,7 +114,7 @@ def read_manifest(path: Path) -> Iterator[tuple[int, Submission]]:
             continue
         sub_id = entry.get("id")
         if not isinstance(sub_id, (str, int)) or isinstance(sub_id, bool) or str(sub_id) == "":
-            yield number, Submission(id=where, error=f'{where}: no "id" (a non-empty string)')
+            yield number, Submission(id=where, error=f'{where}: no "id" (a non-empty string or a number)')
             continue
         sub_id = str(sub_id)
         file, source, problem = entry.get("file"), entry.get("source"), entry.get("problem")
@@ -143,8 +145,9 @@ def _is_slug(name: str) -> bool:
 
 def could_not_grade(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
     """The line of a submission that could not be graded: `kata run --json`'s could_not_grade object
-    with the submission's "id" first."""
-    return {"id": submission.id, **could_not_grade_to_dict(submission.file, problem or submission.problem, reason)}
+    with the submission's "id" first. `problem`: the slug, when the problem was found (a name that
+    matches none is in the reason, not counted as a problem of its own)."""
+    return {"id": submission.id, **could_not_grade_to_dict(submission.file, problem, reason)}
 
 
 def crashed(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:

@@ -401,12 +401,27 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
 def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
     from . import batch
 
+    path = Path(args.results)
     try:
-        ranked = batch.leaderboard(batch.read_results(Path(args.results)))
+        rows = list(batch.read_results(path))
+        empty = not rows and not path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        raise CannotGrade(f"{path}: no such file; `kata grade ... --out {path}` writes one") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise CannotGrade(f"{args.results}: cannot read ({error})") from None
+        raise CannotGrade(f"{path}: cannot read ({error})") from None
+    if empty:
+        raise CannotGrade(f"{path} is empty; `kata grade ... --out {path}` writes the results to rank")
+    if not rows:
+        raise CannotGrade(f"{path}: no result lines (a results file has one JSON object per line, as "
+                          f"`kata grade --out` writes)")
+    ranked = batch.leaderboard(rows)
+    if not ranked:
+        raise CannotGrade(f"{path}: none of its {len(rows)} lines is a graded submission (could_not_grade lines "
+                          f"are not ranked)")
     if args.problem:
-        ranked = {p: rows for p, rows in ranked.items() if p == args.problem}
+        if args.problem not in ranked:
+            raise CannotGrade(f"no results for {args.problem} in {path}; problems there: {', '.join(ranked)}")
+        ranked = {args.problem: ranked[args.problem]}
     if args.json:
         print(json.dumps(ranked, ensure_ascii=False, indent=2))
     else:
@@ -423,6 +438,16 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
         raise CannotGrade("the language server is not installed with this infrakata (reinstall: scripts/setup)")
     serve: Callable[[list[str]], int] = found[0].load()
     return serve(args.serve_args)
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number (at least 1)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: at least 1")
+    return value
 
 
 class _Version(argparse.Action):
@@ -513,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("leaderboard", help="rank the submissions of a `kata grade` results file")
     p.add_argument("results", metavar="RESULTS.jsonl")
     p.add_argument("--problem", metavar="SLUG")
-    p.add_argument("--top", type=int, metavar="N")
+    p.add_argument("--top", type=_at_least_one, metavar="N", help="the first N of each problem")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_leaderboard)
     # Its options (--tcp HOST:PORT, --log-level LEVEL) are the server's own: passed through.

@@ -130,6 +130,26 @@ def test_reset_refuses_a_file_that_belongs_to_another_kata(kata, tmp_path):
     assert kata("reset", "fixture-scale", str(mine), "--yes").returncode == 0  # its own kata: rewritten
 
 
+def test_leaderboard_says_why_it_has_nothing_to_show(kata, tmp_path):
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n[1, 2]\n")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps({"id": "a", "problem": "fixture-scale", "verdict": "accepted", "passed": 3,
+                                   "total": 3, "time_ms": 1.0}) + "\n")
+    done = kata("leaderboard", str(garbage))
+    assert done.returncode == 2 and "no result lines" in said(done)
+    done = kata("leaderboard", str(empty))
+    assert done.returncode == 2 and f"{empty} is empty" in said(done)
+    done = kata("leaderboard", str(results), "--problem", "fixture-scael")
+    assert done.returncode == 2 and "no results for fixture-scael" in said(done) and "fixture-scale" in said(done)
+    assert kata("leaderboard", str(results), "--problem", "fixture-scale").returncode == 0
+    for top in ("0", "-1"):
+        done = kata("leaderboard", str(results), "--top", top)
+        assert done.returncode == 2 and "at least 1" in done.stderr
+
+
 def test_list_filters_name_the_valid_values_and_todo_counts_the_whole_area(kata, tmp_path):
     area = kata("list", "--area", "Tset")
     assert area.returncode == 2 and "no area 'Tset'" in said(area)
