@@ -531,7 +531,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="skip the ids already in --out")
     p.add_argument("--bench", action="store_true", help="benchmark accepted kernel solutions (one per GPU at a time)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs infrakata[ray]")
+                   help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs the extra `ray`")
     p.add_argument("--retries", type=int, default=2, metavar="N",
                    help="Ray: times a submission is retried after its actor died (default 2)")
     p.set_defaults(handler=cmd_grade)
