@@ -127,6 +127,9 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
+TITLE_MIN = 20  # columns: a title folded narrower than this reads worse than none
+
+
 def _list_table(problems: list[Problem], progress: dict[str, dict[str, Any]], width: int) -> Any:
     """Slugs are what every command takes: they are never cut. The title folds into the columns left,
     and is left out when fewer than TITLE_MIN are (`kata show SLUG` has it)."""
@@ -158,9 +161,6 @@ def _list_table(problems: list[Problem], progress: dict[str, dict[str, Any]], wi
     for row in zip(*columns.values(), strict=True):
         table.add_row(*row)
     return table
-
-
-TITLE_MIN = 20
 
 
 def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
@@ -213,9 +213,10 @@ def cmd_reset(ctx: Context, args: argparse.Namespace) -> int:
 
 def _check_belongs(ctx: Context, problem: Problem, target: Path) -> None:
     """`kata reset` rewrites only a file of that kata (as `kata run` would match it), never another one."""
+    source = _read(target)
     try:
-        owner: Problem | None = ctx.problem_for(target, _read(target), None)
-    except CannotGrade:
+        owner: Problem | None = ctx.problem_for(target, source, None)
+    except CannotGrade:  # no problem matches it
         owner = None
     if owner is None:
         raise CannotGrade(f"{target} does not belong to {problem.slug} (no '# kata: {problem.slug}' line, and its "
