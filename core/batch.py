@@ -31,9 +31,10 @@ from .catalog import Catalog
 from .config import Settings
 from .grading import CannotGrade, Grading, read_solution
 from .problem import Problem
+from .report import COULD_NOT_GRADE, could_not_grade_to_dict
 from .results import GradingError
+from .walk import solution_files
 
-COULD_NOT_GRADE = "could_not_grade"
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
 
@@ -73,7 +74,8 @@ class Submission:
 
 
 def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None) -> list[Submission]:
-    """Submissions from files, folders (every *.py below, sorted) and a JSONL manifest, in that order.
+    """Submissions from files, folders (every *.py below but environments, hidden folders and what
+    .gitignore ignores: core/walk.py) and a JSONL manifest, in that order.
     A file named twice is graded once; a path that does not exist is a `could_not_grade` submission.
     Every source is read here, before any grading starts (size-capped: 10,000 stay small)."""
     found: list[Submission] = []
@@ -87,7 +89,7 @@ def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for file in sorted(p for p in path.rglob("*.py") if p.is_file() and "__pycache__" not in p.parts):
+            for file in solution_files(path):
                 add(Submission(id=str(file), file=str(file), root=str(path)))
         else:  # a missing or unreadable file is reported when it is read
             add(Submission(id=str(path), file=str(path), root=str(path.parent)))
@@ -125,7 +127,7 @@ def read_manifest(path: Path) -> Iterator[tuple[int, Submission]]:
             continue
         sub_id = entry.get("id")
         if not isinstance(sub_id, (str, int)) or isinstance(sub_id, bool) or str(sub_id) == "":
-            yield number, Submission(id=where, error=f'{where}: no "id" (a non-empty string)')
+            yield number, Submission(id=where, error=f'{where}: no "id" (a non-empty string or a number)')
             continue
         sub_id = str(sub_id)
         file, source, problem = entry.get("file"), entry.get("source"), entry.get("problem")
@@ -171,11 +173,10 @@ def hide_row(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def could_not_grade(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
-    """The line of a submission that could not be graded: the `kata run --json` keys, verdict
-    `could_not_grade`, and why in "reason"."""
-    return {"id": submission.id, "problem": problem or submission.problem, "file": submission.file,
-            "verdict": COULD_NOT_GRADE, "passed": 0, "total": 0, "time_ms": 0.0, "findings": [], "cases": [],
-            "title": "", "entry_line": None, "output": "", "cancelled": False, "reason": reason}
+    """The line of a submission that could not be graded: `kata run --json`'s could_not_grade object
+    with the submission's "id" first. `problem`: the slug, when the problem was found (a name that
+    matches none is in the reason, not counted as a problem of its own)."""
+    return {"id": submission.id, **could_not_grade_to_dict(submission.file, problem, reason)}
 
 
 def crashed(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
@@ -664,6 +665,9 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
         raise CannotGrade("nothing to grade: pass files, folders or --manifest FILE")
     if options.resume and not options.out:
         raise CannotGrade("--resume needs --out FILE (the results to resume from)")
+    for flag, target in (("--out", options.out), ("--junit", options.junit)):
+        if target:
+            _check_output(flag, Path(target))
     if options.ray:
         try:
             from .batch_ray import run_ray
@@ -671,7 +675,11 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
             raise CannotGrade(str(error)) from None
     submissions = collect(options.paths, options.manifest)
     tally = Tally()
-    with ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout) as results:
+    try:
+        results = ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout)
+    except OSError as error:
+        raise CannotGrade(f"--out {options.out}: cannot write ({error.strerror or error})") from None
+    with results:
         for row in results.previous:
             tally.add(row, resumed=True)
         if results.unverified:
@@ -709,11 +717,27 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 raise
         elapsed = time.perf_counter() - started
         if options.junit:
-            write_junit(results.rows(), options.junit)
+            try:
+                write_junit(results.rows(), options.junit)
+            except OSError as error:
+                where = f"; the results are in {options.out}" if options.out else ""
+                raise CannotGrade(f"--junit {options.junit}: cannot write ({error.strerror or error}){where}") \
+                    from None
     (console if options.out else err).print(summary_table(tally, elapsed))
     if tally.verdicts[COULD_NOT_GRADE]:
         err.print(f"[red]{tally.verdicts[COULD_NOT_GRADE]} could not be graded[/] (their lines say why)")
     return tally.exit_code()
+
+
+def _check_output(flag: str, path: Path) -> None:
+    """Before any grading: an output path that cannot be a file is said at once, not after the batch."""
+    if path.is_dir():
+        example = path / ("results.jsonl" if flag == "--out" else "junit.xml")
+        raise CannotGrade(f"{flag} {path} is a folder; give a file (e.g. {example})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CannotGrade(f"{flag} {path}: cannot create {path.parent} ({error.strerror or error})") from None
 
 
 def default_jobs() -> int:

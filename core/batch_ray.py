@@ -34,7 +34,8 @@ try:
     import ray
     from ray.exceptions import RayActorError, RayError
 except ImportError as error:  # pragma: no cover - the extra is not installed
-    raise ImportError("`kata grade --ray` needs Ray: pip install 'infrakata[ray]' (or scripts/setup --dev)") \
+    raise ImportError("`kata grade --ray` needs Ray: install infrakata with its `ray` extra (pip install "
+                      "'.[ray]' in a checkout, or scripts/setup --dev)") \
         from error
 
 IN_FLIGHT_PER_ACTOR = 2

@@ -157,6 +157,11 @@ def _bound(tol: Tolerance) -> str:
     return f"atol {tol.atol:.0e} + rtol {tol.rtol:.0e} * |expected|"
 
 
+def _finite(value: float) -> float | None:
+    """A figure for the report, or None: NaN and Inf are not measures (and JSON has no such numbers)."""
+    return value if math.isfinite(value) else None
+
+
 def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any, expected: Any) -> Comparison:
     diff = abs(a - e)
     rel = diff / abs(e) if e else (0.0 if diff == 0 else math.inf)
@@ -167,11 +172,12 @@ def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any,
     else:
         ok = diff <= tol.atol + tol.rtol * abs(e)
     if ok:
-        return Comparison(True, max_abs_diff=diff, max_rel_diff=rel)
+        return Comparison(True, max_abs_diff=_finite(diff), max_rel_diff=_finite(rel))
     message = f"expected {expected!r}, got {actual!r}"
     if math.isfinite(diff) and (tol.atol or tol.rtol):  # with no tolerance the bound says nothing
         message += f", |diff| {diff:.1e} > {_bound(tol)}"
-    return Comparison(False, f"{path}: {message}", diff, rel, 1, 1, None, repr(expected), repr(actual))
+    return Comparison(False, f"{path}: {message}", _finite(diff), _finite(rel), 1, 1, None, repr(expected),
+                      repr(actual))
 
 
 def _compare_ints(a: int, e: int, tol: Tolerance, path: str) -> Comparison:
@@ -241,6 +247,9 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
     mismatched = int(bad.sum())
     if mismatched == 0:
         return Comparison(True, max_abs_diff=max_abs, max_rel_diff=max_rel, mismatched=0, elements=elements)
+    # The figures are over the finite elements: said only when a finite element is among the misses,
+    # so that a NaN where 0.5 was expected never reads as "max rel 0.0e+00".
+    measured = bool((bad & finite).any())
     # The worst element: a non-finite mismatch first, else the one furthest past its bound.
     excess = torch.where(finite, diff - (tol.atol + tol.rtol * e.abs()), torch.full_like(diff, math.inf))
     excess = torch.where(bad, excess, torch.full_like(diff, -math.inf))
@@ -260,9 +269,12 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
         extras.append(f"{nan_count} NaN where finite values were expected")
     if inf_count:
         extras.append(f"{inf_count} Inf where finite values were expected")
-    message = (f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside; "
-               f"max rel {max_rel:.1e}" + "".join(f"; {x}" for x in extras))
-    return Comparison(False, message, max_abs, max_rel, mismatched, elements, index, exp_s, act_s)
+    if measured:
+        extras.insert(0, f"max rel {max_rel:.1e}")
+    message = f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside" + "".join(
+        f"; {x}" for x in extras)
+    return Comparison(False, message, max_abs if measured else None, max_rel if measured else None, mismatched,
+                      elements, index, exp_s, act_s)
 
 
 def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> Comparison:

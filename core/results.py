@@ -62,8 +62,9 @@ class CaseResult:
     worst_index: list[int] | None = None
     expected: str | None = None
     actual: str | None = None
-    # Refines an "error" status: the solution process died (segfault, os._exit) or used a forbidden module.
-    cause: Cause = "exception"
+    # What made an "error" case one: an exception, the solution process died (segfault, os._exit), or it
+    # used a forbidden module. None for any other status: a passed case has no cause.
+    cause: Cause | None = None
     hidden: bool = False  # a hidden case: what it expected is never shown (hide_expected)
 
 
@@ -111,7 +112,7 @@ def verdict_of(cases: list[CaseResult]) -> Verdict:
     for case in cases:
         if case.status == "passed":
             continue
-        if case.status == "error" and case.cause != "exception":
+        if case.status == "error" and (case.cause == "crashed" or case.cause == "forbidden"):
             return case.cause
         return VERDICT_OF_STATUS.get(case.status, "wrong_answer")
     return "accepted" if cases else "wrong_answer"
@@ -129,7 +130,9 @@ def error_case(index: int, name: str, outcome: CallResult, entry_line: int | Non
     error = outcome.error
     kind = error.kind if error else outcome.status
     status = _STATUS_OF_ERROR.get(kind, "error")
-    cause: Cause = "crashed" if kind == "crashed" else "forbidden" if kind == "forbidden" else "exception"
+    cause: Cause | None = None
+    if status == "error":
+        cause = "crashed" if kind == "crashed" else "forbidden" if kind == "forbidden" else "exception"
     message = error.message if error else outcome.status
     if error and error.traceback and error.kind in ("exception", "memory", "forbidden"):
         message = f"{message}\n{error.traceback.rstrip()}"

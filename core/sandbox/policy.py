@@ -70,13 +70,15 @@ KERNEL_HELPERS = ("__init__.py", "bf16.py")
 
 def answers() -> list[Path]:
     """What holds answers and sits where a worker's packages are: the bundled catalogue (references,
-    editorials, wrong solutions) and our own kernels (the Triton katas solved, and their bytecode)."""
+    editorials, wrong solutions), the bundled examples (solved katas) and our own kernels (the Triton
+    katas solved, and their bytecode)."""
     from ..catalog import BUNDLED
 
     found = [BUNDLED.resolve()]
-    catalogue = _package_folder("infrakata.problems")
-    if catalogue is not None:
-        found.append(catalogue)
+    for package in ("infrakata.problems", "infrakata.examples"):
+        folder = _package_folder(package)
+        if folder is not None:
+            found.append(folder)
     kernels = _package_folder("infrakata.kernels")
     if kernels is not None:
         found += [kernels / name for name in sorted(os.listdir(kernels)) if name not in KERNEL_HELPERS]
