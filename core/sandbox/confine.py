@@ -77,6 +77,16 @@ def _set_capabilities(effective: int) -> None:
         raise _fail("capset")
 
 
+def _a_file_in(path: Path) -> Path | None:
+    """`path` itself if a file, else the first file below it (what the probe tries to read)."""
+    if path.is_file():
+        return path
+    for folder, _, files in os.walk(path):
+        if files:
+            return Path(folder) / sorted(files)[0]
+    return None
+
+
 def _enterable_by_others(path: Path) -> bool:
     """Whether a user with no relation to the owner can reach `path` (search on every folder above it)."""
     for folder in [path, *path.parents]:
@@ -107,6 +117,7 @@ class Confinement:
     read_bypass: bool = False  # keep CAP_DAC_READ_SEARCH after the uid drop (see the module's docstring)
     runtime: Path = Path()
     answers: list[Path] = field(default_factory=list)  # what must stay out of a worker's reach
+    answer_samples: list[Path] = field(default_factory=list)  # a file of each, which the probe may not read
     home_pid_namespace: int | None = None  # root: the zygote's own PID namespace, to return to after a fork
     answers_readable: list[str] = field(default_factory=list)
     count: int = 0
@@ -128,6 +139,7 @@ class Confinement:
             made.read_bypass = not all(_enterable_by_others(Path(g.path)) for g in made.grants[False]
                                        if g.access == policy.READ and g.path.startswith(("/root", "/home")))
         made.answers = policy.answers()
+        made.answer_samples = [sample for sample in map(_a_file_in, made.answers) if sample is not None]
         made.answers_readable = [str(a) for a in made.answers if policy.readable_by_workers(a, made.grants[True])]
         return made
 

@@ -46,6 +46,9 @@ DEVICES_READ_WRITE = ("/dev/null", "/dev/zero", "/dev/full")
 CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps/*")
 CUDA_READABLE = ("/usr/include", "/usr/local/include", "/usr/local/cuda", "/etc/alternatives", "/proc/driver/nvidia")
 CUDA_EXECUTABLE = ("/usr/bin", "/bin", "/usr/lib/gcc", "/usr/libexec", "/usr/local/cuda/bin")
+# torch's CUDA IPC (the benchmark's last output, opened by the reference's worker) keeps its reference
+# counter in a shared-memory file; the reference's worker opens it by the name the handle gives.
+CUDA_WRITABLE = ("/dev/shm",)
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ def grants(private: Path, cuda: bool) -> list[Grant]:
         found += [Grant(p, READ) for p in CUDA_READABLE if os.path.exists(p)]
         found += [Grant(p, EXECUTE) for p in CUDA_EXECUTABLE if os.path.exists(p)]
         found += [Grant(p, DEVICE) for pattern in CUDA_DEVICES for p in sorted(glob.glob(pattern))]
+        found += [Grant(p, WRITE) for p in CUDA_WRITABLE if os.path.isdir(p)]
         triton = _package_folder("triton")
         if triton is not None:  # ptxas and friends ship inside the package
             found += [Grant(str(p), EXECUTE) for p in sorted(triton.glob("backends/*/bin"))]
