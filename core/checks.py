@@ -31,6 +31,7 @@ class ProblemCheck:
     name: str  # the slug, or the path of a problem that did not load
     passed: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    mutants: str = ""  # with --mutants: how many were made, killed, declared equivalent
 
     @property
     def ok(self) -> bool:
@@ -51,7 +52,8 @@ def _grade(runner: Runner, problem: Problem, source: str, path: Path) -> str:
     return f"{report.verdict} ({report.passed}/{report.total}; {detail})" if detail else report.verdict
 
 
-def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
+def check_problem(problem: Problem, runner: Runner, mutants: bool = False) -> ProblemCheck:
+    """`mutants`: also make every mutant of the reference and require a case to reject each."""
     result = ProblemCheck(problem.slug, ["loads"])
 
     def check(name: str, step: Callable[[], str | None]) -> None:
@@ -97,7 +99,22 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
                                    f"{', '.join(v for v in VERDICTS if v != 'accepted')})")
             continue
         check(f"{label} -> {expected}", functools.partial(_wrong, runner, problem, path, expected, label))
+    if mutants:
+        check_all_mutants(problem, runner, result)
     return result
+
+
+def check_all_mutants(problem: Problem, runner: Runner, result: ProblemCheck) -> None:
+    from .mutants.check import check_mutants
+
+    try:
+        report = check_mutants(problem, runner)
+    except (GradingError, ProblemError, OSError) as error:
+        result.failures.append(f"mutants: cannot grade: {error}")
+        return
+    result.mutants = report.summary()
+    failures = report.failures()
+    (result.failures.extend(failures) if failures else result.passed.append("mutants killed"))
 
 
 def _wrong(runner: Runner, problem: Problem, path: Path, expected: str, label: str) -> str | None:

@@ -211,19 +211,24 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
 
     # PATHs alone when given; else what `kata list` shows (the bundled catalogue, the workspace's, --problems).
     catalog = Catalog.load(args.paths, include_bundled=False) if args.paths else ctx.catalog
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     runner = Runner()
     results = [load_failure(error) for error in catalog.errors]
     for problem in catalog.problems.values():
-        results.append(check_problem(problem, runner))
+        results.append(check_problem(problem, runner, mutants=args.mutants))
     for result in results:
+        mutants = f"; {result.mutants}" if result.mutants else ""
         if result.ok:
-            console.print(f"[green]ok[/]    {escape(result.name)}  ({len(result.passed)} checks)")
+            console.print(f"[green]ok[/]    {escape(result.name)}  ({len(result.passed)} checks{escape(mutants)})")
         else:
-            console.print(f"[red]FAIL[/]  {escape(result.name)}")
+            console.print(f"[red]FAIL[/]  {escape(result.name)}{escape(mutants)}")
             for failure in result.failures:
                 console.print(f"      - {escape(failure)}")
     bad = sum(not r.ok for r in results)
+    if any("mutant survives" in f for r in results for f in r.failures):
+        console.print(escape("a surviving mutant needs a case that tells it apart from the reference, or (when no "
+                             "input can) a [[mutants.equivalent]] entry in problem.toml with the reason "
+                             "(problems/FORMAT.md)"))
     console.print(f"{len(results) - bad}/{len(results)} problems pass" + (f"; {bad} fail" if bad else ""))
     if not results:
         console.print("no problems found")
@@ -401,6 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check-problems", help="check problems: reference accepted, starter and wrong/ rejected, "
                        "statements, deterministic cases (default: the bundled catalogue)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="problem folders or codestar JSON files")
+    p.add_argument("--mutants", action="store_true",
+                   help="also grade every mutant of each reference: some case must reject each one")
     p.set_defaults(handler=cmd_check_problems)
     p = sub.add_parser("run", help="grade a solution file")
     p.add_argument("file")

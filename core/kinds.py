@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .problem import Case, Problem
 
@@ -66,8 +66,12 @@ class ProblemKind(Protocol):
         """Raises catalog.ProblemError naming the file, the field and the line."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
-        """Grade a solution that passed the static checks: its cases, and what it printed."""
+            entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
+        """Grade a solution that passed the static checks: its cases, and what it printed. `stop_early`:
+        the first failing case may end the run (where the kind runs its cases one by one)."""
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+        """(name, args, kwargs) of each case where the grader makes them, else [] (test_code makes its own)."""
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
@@ -104,8 +108,11 @@ class Native:
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
-        return runner.run_cases(problem, source, filename, cancel, entry_line)
+            entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
+        return runner.run_cases(problem, source, filename, cancel, entry_line, stop_early)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+        return runner.case_inputs(problem)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return [case.name for case in runner.prepare(problem)]
@@ -148,10 +155,13 @@ class Codestar:
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
+            entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
         from . import codestar  # it opens workers, which ask this table for trusted modules
 
         return codestar.run(problem, source, filename, runner.pool, cancel, entry_line)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+        return []
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them

@@ -45,6 +45,16 @@ class Benchmark:
     correctness_shapes: tuple[tuple[int, ...], ...]
 
 
+@dataclass(frozen=True)
+class EquivalentMutant:
+    """A mutant of the reference that no input can tell apart from it (`kata check-problems --mutants`),
+    declared in problem.toml's `[[mutants.equivalent]]` with the reason."""
+
+    mutant: str  # its label: "function: change", as check-problems prints it
+    reason: str
+    line: int | None = None  # where problem.toml declares it
+
+
 class ProblemSource(Protocol):
     """What only one kind of problem has (core/kinds.py defines each kind's)."""
 
@@ -85,6 +95,7 @@ class Problem:
     hints: tuple[str, ...] = ()  # tiered, English; shown one at a time (`kata hint`)
     hints_zh: tuple[str, ...] = ()
     editorial: str = ""  # EDITORIAL.md, or codestar's editorial_md: shown once the kata is accepted
+    equivalent_mutants: tuple[EquivalentMutant, ...] = ()
 
     @property
     def time_limit(self) -> float:
