@@ -9,16 +9,24 @@ equal inputs).
 from __future__ import annotations
 
 import functools
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .catalog import ProblemError, expected_verdict
+from .catalog import BUNDLED, ProblemError, expected_verdict
 from .compare import Tolerance, compare
 from .kinds import kind_of
 from .problem import Problem
 from .results import VERDICTS, GradingError
+from .statement import bilingual_gaps
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
 
 if TYPE_CHECKING:
     from .runner import Runner
@@ -65,6 +73,11 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False) -> Pr
 
     missing = kind_of(problem).missing_statement(problem)
     (result.failures.append(missing) if missing else result.passed.append("statements"))
+    gaps = bilingual_gaps(problem.statement, str(problem.statement_path or problem.source_path))
+    (result.failures.extend(gaps) if gaps else result.passed.append("both languages say the same code"))
+    if kind_of(problem).vocabulary_tags:
+        unknown = unknown_tags(problem)
+        (result.failures.extend(unknown) if unknown else result.passed.append("tags"))
 
     def reference() -> str | None:
         verdict = _grade(runner, problem, problem.reference_source, problem.folder / "reference.py")
@@ -115,6 +128,52 @@ def check_all_mutants(problem: Problem, runner: Runner, result: ProblemCheck) ->
     result.mutants = report.summary()
     failures = report.failures()
     (result.failures.extend(failures) if failures else result.passed.append("mutants killed"))
+
+
+VOCABULARY = "tags.toml"
+
+
+def tag_vocabulary(folder: Path) -> dict[str, Path]:
+    """Tag -> the tags.toml that defines it: the bundled catalogue's, and one beside `folder`'s problems."""
+    vocabulary: dict[str, Path] = {}
+    for path in dict.fromkeys((BUNDLED / VOCABULARY, folder.parent / VOCABULARY)):
+        if not path.is_file():
+            continue
+        try:
+            tags = tomllib.loads(path.read_text(encoding="utf-8")).get("tags", {})
+        except tomllib.TOMLDecodeError as error:
+            raise ProblemError(path, f"invalid TOML: {error}") from None
+        if not isinstance(tags, dict):
+            raise ProblemError(path, "must have a [tags] table: tag = \"what it means\"", "tags")
+        for tag in tags:
+            if tag != tag.lower():
+                raise ProblemError(path, f"tag '{tag}' must be lower case", "tags")
+            vocabulary.setdefault(tag, path)
+    return vocabulary
+
+
+def unknown_tags(problem: Problem) -> list[str]:
+    """A message per tag of the problem that its vocabulary lacks, with the file and line, and the
+    spelling the vocabulary has when it differs only in case or separators."""
+    vocabulary = tag_vocabulary(problem.folder)
+    spelled = {_squeezed(tag): tag for tag in vocabulary}
+    toml = problem.folder / "problem.toml"
+    text = toml.read_text(encoding="utf-8") if toml.is_file() else ""
+    start = max(text.find("tags"), 0)
+    messages = []
+    for tag in problem.tags:
+        if tag in vocabulary:
+            continue
+        where = text.find(f'"{tag}"', start)
+        line = f":{text.count(chr(10), 0, where) + 1}" if where >= 0 else ""
+        known = spelled.get(_squeezed(tag))
+        fix = f"write '{known}'" if known else f"use one of its tags, or add '{tag.lower()}' to it"
+        messages.append(f"{toml}{line}: tag '{tag}' is not in the tag vocabulary ({BUNDLED / VOCABULARY}); {fix}")
+    return messages
+
+
+def _squeezed(tag: str) -> str:
+    return re.sub(r"[\s_-]+", "", tag.lower())
 
 
 def _wrong(runner: Runner, problem: Problem, path: Path, expected: str, label: str) -> str | None:

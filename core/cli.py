@@ -128,12 +128,14 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
     from rich.markdown import Markdown
 
+    from .statement import rendered
+
     console = Console()
     console.print(f"[bold]{escape(problem.title)}[/]  ({escape(problem.slug)}, "
                   f"{escape(problem.difficulty or 'unrated')})")
     console.print(f"entry point: {problem.entry_point}   time limit: {problem.time_limit:g} s   "
                   f"memory: {problem.memory_limit_mb} MiB   atol {problem.atol:g}  rtol {problem.rtol:g}")
-    console.print(Markdown(problem.statement or "(no statement)"))
+    console.print(Markdown(rendered(problem.statement) or "(no statement)"))
     return 0
 
 

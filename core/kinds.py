@@ -55,6 +55,7 @@ class CodestarSource:
 class ProblemKind(Protocol):
     name: str
     looks_like: str  # for "not a problem" messages
+    vocabulary_tags: bool  # whether its tags must come from the catalogue's vocabulary (problems/tags.toml)
 
     def defines(self, path: Path) -> bool:
         """Whether `path` is one problem of this kind."""
@@ -95,6 +96,7 @@ class ProblemKind(Protocol):
 class Native:
     name = "native"
     looks_like = "a folder with problem.toml"
+    vocabulary_tags = True
 
     def defines(self, path: Path) -> bool:
         return (path / "problem.toml").is_file() or path.name == "problem.toml"
@@ -142,6 +144,7 @@ class Native:
 class Codestar:
     name = "codestar"
     looks_like = "a codestar .json file"
+    vocabulary_tags = False  # the judge's own tags, loaded unchanged
 
     def defines(self, path: Path) -> bool:
         return path.suffix == ".json" and not path.is_dir()
