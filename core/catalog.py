@@ -244,6 +244,7 @@ def _grading(fields: _Fields) -> Grading:
         state=fields.strings("state"),
         output_names=fields.strings("output_names"),
         device=fields.get("device", str, "cpu", lambda v: v in ("cpu", "cuda"), '"cpu" or "cuda"'),
+        exact_types=fields.get("exact_types", bool, False),
     )
 
 

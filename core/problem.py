@@ -34,6 +34,7 @@ class Grading:
     state: tuple[str, ...] = ()
     output_names: tuple[str, ...] = ()
     device: Device = "cpu"
+    exact_types: bool = False  # outputs must have the reference's types (a statement fixes them)
 
 
 @dataclass(frozen=True)

@@ -227,4 +227,5 @@ def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:
 
 
 def tolerance_of(problem: Problem) -> Tolerance:
-    return Tolerance(problem.atol, problem.rtol, problem.grading.comparison, problem.grading.tolerance)
+    return Tolerance(problem.atol, problem.rtol, problem.grading.comparison, problem.grading.tolerance,
+                     problem.grading.exact_types)
