@@ -184,6 +184,7 @@ def load_native(folder: Path) -> Problem:
         starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
         source=NativeSource(folder, inline),
         equivalent_mutants=_equivalent_mutants(_Fields(top.get("mutants", dict, {}), toml_path, text, "mutants.")),
+        builds_on=top.strings("builds_on"),
         **_learning_fields(top, folder),
     )
 

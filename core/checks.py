@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 from .catalog import BUNDLED, ProblemError, expected_verdict
 from .compare import Tolerance, compare
 from .kinds import kind_of
+from .learning import course_order
 from .problem import Problem
 from .results import VERDICTS, GradingError
-from .statement import bilingual_gaps
+from .statement import bilingual_gaps, sections
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,8 +61,10 @@ def _grade(runner: Runner, problem: Problem, source: str, path: Path) -> str:
     return f"{report.verdict} ({report.passed}/{report.total}; {detail})" if detail else report.verdict
 
 
-def check_problem(problem: Problem, runner: Runner, mutants: bool = False) -> ProblemCheck:
-    """`mutants`: also make every mutant of the reference and require a case to reject each."""
+def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
+                  catalog: Mapping[str, Problem] | None = None) -> ProblemCheck:
+    """`mutants`: also make every mutant of the reference and require a case to reject each.
+    `catalog`: the problems a `builds_on` may name (default: this one alone)."""
     result = ProblemCheck(problem.slug, ["loads"])
 
     def check(name: str, step: Callable[[], str | None]) -> None:
@@ -75,6 +78,9 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False) -> Pr
     (result.failures.append(missing) if missing else result.passed.append("statements"))
     gaps = bilingual_gaps(problem.statement, str(problem.statement_path or problem.source_path))
     (result.failures.extend(gaps) if gaps else result.passed.append("both languages say the same code"))
+    if problem.builds_on:
+        gaps = progression_gaps(problem, catalog or {problem.slug: problem})
+        (result.failures.extend(gaps) if gaps else result.passed.append("builds on earlier katas"))
     if kind_of(problem).vocabulary_tags:
         unknown = unknown_tags(problem)
         (result.failures.extend(unknown) if unknown else result.passed.append("tags"))
@@ -128,6 +134,29 @@ def check_all_mutants(problem: Problem, runner: Runner, result: ProblemCheck) ->
     result.mutants = report.summary()
     failures = report.failures()
     (result.failures.extend(failures) if failures else result.passed.append("mutants killed"))
+
+
+def progression_gaps(problem: Problem, catalog: Mapping[str, Problem]) -> list[str]:
+    """What is wrong with a problem's `builds_on`: each kata it names must exist, come earlier in course
+    order, and be named (`slug`) in both languages of the statement, so that the learner is told."""
+    toml = problem.folder / "problem.toml"
+    text = toml.read_text(encoding="utf-8") if toml.is_file() else ""
+    where = f"{toml}:{text.count(chr(10), 0, text.find('builds_on')) + 1}" if "builds_on" in text else str(toml)
+    order = {p.slug: index for index, p in enumerate(course_order({**catalog, problem.slug: problem}.values()))}
+    said = {language: body for language, (_, body) in sections(problem.statement).items()}
+    gaps = []
+    for earlier in problem.builds_on:
+        if earlier not in catalog:
+            gaps.append(f"{where}: builds_on names '{earlier}', which is not in the catalogue")
+            continue
+        if order[earlier] > order[problem.slug]:
+            gaps.append(f"{where}: builds on '{earlier}', which comes later in course order (area, then Easy < Medium "
+                        f"< Hard, then slug): move one of them")
+        for language, body in said.items():
+            if f"`{earlier}`" not in body:
+                gaps.append(f"{problem.statement_path or toml}: the {language} section does not say that this kata "
+                            f"builds on `{earlier}`")
+    return gaps
 
 
 VOCABULARY = "tags.toml"

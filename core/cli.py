@@ -216,8 +216,9 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)
     runner = Runner()
     results = [load_failure(error) for error in catalog.errors]
+    known = {**ctx.catalog.problems, **catalog.problems}  # what a builds_on may name
     for problem in catalog.problems.values():
-        results.append(check_problem(problem, runner, mutants=args.mutants))
+        results.append(check_problem(problem, runner, mutants=args.mutants, catalog=known))
     for result in results:
         mutants = f"; {result.mutants}" if result.mutants else ""
         if result.ok:

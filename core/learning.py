@@ -15,8 +15,8 @@ from .problem import Problem
 from .statement import rendered
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
-# alphabetically, and kernels come last.
-AREA_ORDER = ("memory", "compute", "training", "parallel", "quantization", "numerics")
+# alphabetically, and kernels come last. The warm-up teaches the tool on a problem outside the areas.
+AREA_ORDER = ("warm-up", "memory", "compute", "training", "parallel", "quantization", "numerics")
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 

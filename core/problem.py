@@ -97,6 +97,7 @@ class Problem:
     hints_zh: tuple[str, ...] = ()
     editorial: str = ""  # EDITORIAL.md, or codestar's editorial_md: shown once the kata is accepted
     equivalent_mutants: tuple[EquivalentMutant, ...] = ()
+    builds_on: tuple[str, ...] = ()  # katas this one continues: earlier in course order, named in its statement
 
     @property
     def time_limit(self) -> float:
