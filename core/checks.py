@@ -1,9 +1,11 @@
 """`kata check-problems`: the maintainers' check of every problem (and authors' of their codestar JSON).
 
-A problem passes when it loads, its reference is accepted, its starter is not, each `wrong/`
-solution gets the verdict its header states, both statements exist (README.md with `## English`
-and `## 中文`, or codestar's description_md) and its cases are deterministic (`cases()` twice gives
-equal inputs).
+A problem passes when it loads, its reference is accepted, a simulation.py (a second, independent
+reference) agrees with it on every case, its starter is not accepted, each `wrong/` solution gets
+the verdict its header states, both statements exist (README.md with `## English` and `## 中文`)
+and say the same code, its tags are in the vocabulary, the katas it builds on come before it, and
+its cases are deterministic (`cases()` twice gives equal inputs). With --mutants, some case also
+rejects every mutant of the reference (core/mutants/).
 """
 
 from __future__ import annotations
@@ -107,7 +109,14 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
                 return f"cases() is not deterministic: case {index} ({name}) differs: {same.message}"
         return None
 
+    def simulation(path: Path) -> str | None:
+        verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path)
+        return None if verdict == "accepted" else f"simulation.py disagrees with the reference: {verdict}"
+
     check("reference accepted", reference)
+    simulated = kind_of(problem).simulation(problem)
+    if simulated is not None:
+        check("simulation agrees with the reference", functools.partial(simulation, simulated))
     check("starter rejected", starter)
     check("deterministic cases", deterministic)
     for path in kind_of(problem).wrong_solutions(problem):

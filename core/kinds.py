@@ -86,6 +86,10 @@ class ProblemKind(Protocol):
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         """Solutions the grader must reject with the verdict their header states."""
 
+    def simulation(self, problem: Problem) -> Path | None:
+        """A second, independent reference (the system simulated step by step) that must agree with the
+        first on every case, or None."""
+
     def missing_statement(self, problem: Problem) -> str | None:
         """What is missing from the problem's statements (English and Chinese), or None."""
 
@@ -129,6 +133,10 @@ class Native:
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         wrong = problem.folder / "wrong"
         return sorted(wrong.glob("*.py")) if wrong.is_dir() else []
+
+    def simulation(self, problem: Problem) -> Path | None:
+        path = problem.folder / "simulation.py"
+        return path if path.is_file() else None
 
     def missing_statement(self, problem: Problem) -> str | None:
         if problem.statement_path is None:
@@ -177,6 +185,9 @@ class Codestar:
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         return []
+
+    def simulation(self, problem: Problem) -> Path | None:
+        return None
 
     def missing_statement(self, problem: Problem) -> str | None:
         return None if problem.statement.strip() else "no statement: description_md is empty"
