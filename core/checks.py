@@ -70,22 +70,23 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
     result = ProblemCheck(problem.slug, ["loads"])
 
     def check(name: str, step: Callable[[], str | None]) -> None:
+        listed(name, lambda: [failure] if (failure := step()) else [])
+
+    def listed(name: str, failures: Callable[[], list[str]]) -> None:
         try:
-            failure = step()
+            found = failures()
         except (GradingError, ProblemError, OSError) as error:
-            failure = f"{name}: cannot grade: {error}"
-        (result.failures.append(failure) if failure else result.passed.append(name))
+            found = [f"{name}: cannot grade: {error}"]
+        (result.failures.extend(found) if found else result.passed.append(name))
 
     missing = kind_of(problem).missing_statement(problem)
     (result.failures.append(missing) if missing else result.passed.append("statements"))
-    gaps = bilingual_gaps(problem.statement, str(problem.statement_path or problem.source_path))
-    (result.failures.extend(gaps) if gaps else result.passed.append("both languages say the same code"))
+    listed("both languages say the same code",
+           lambda: bilingual_gaps(problem.statement, str(problem.statement_path or problem.source_path)))
     if problem.builds_on:
-        gaps = progression_gaps(problem, catalog or {problem.slug: problem})
-        (result.failures.extend(gaps) if gaps else result.passed.append("builds on earlier katas"))
+        listed("builds on earlier katas", lambda: progression_gaps(problem, catalog or {problem.slug: problem}))
     if kind_of(problem).vocabulary_tags:
-        unknown = unknown_tags(problem)
-        (result.failures.extend(unknown) if unknown else result.passed.append("tags"))
+        listed("tags", lambda: unknown_tags(problem))
 
     def reference() -> str | None:
         verdict = _grade(runner, problem, problem.reference_source, problem.folder / "reference.py")
@@ -128,21 +129,16 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
             continue
         check(f"{label} -> {expected}", functools.partial(_wrong, runner, problem, path, expected, label))
     if mutants:
-        check_all_mutants(problem, runner, result)
+        listed("mutants killed", functools.partial(_mutant_failures, problem, runner, result))
     return result
 
 
-def check_all_mutants(problem: Problem, runner: Runner, result: ProblemCheck) -> None:
+def _mutant_failures(problem: Problem, runner: Runner, result: ProblemCheck) -> list[str]:
     from .mutants.check import check_mutants
 
-    try:
-        report = check_mutants(problem, runner)
-    except (GradingError, ProblemError, OSError) as error:
-        result.failures.append(f"mutants: cannot grade: {error}")
-        return
+    report = check_mutants(problem, runner)
     result.mutants = report.summary()
-    failures = report.failures()
-    (result.failures.extend(failures) if failures else result.passed.append("mutants killed"))
+    return report.failures()
 
 
 def progression_gaps(problem: Problem, catalog: Mapping[str, Problem]) -> list[str]:

@@ -156,6 +156,7 @@ def test_start_refuses_to_overwrite_and_names_reset(kata, tmp_path):
 def _problem_copy(tmp_path: Path, name: str = "fixture-scale") -> Path:
     folder = tmp_path / "problems" / name
     shutil.copytree(FIXTURES / "fixture-scale", folder)
+    shutil.copy(FIXTURES / "tags.toml", folder.parent)  # the fixtures' own tags ("fixture") travel with them
     return folder
 
 
