@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from .problem import Case, Problem
 
@@ -71,14 +71,15 @@ class ProblemKind(Protocol):
         """Grade a solution that passed the static checks: its cases, and what it printed. `stop_early`:
         the first failing case may end the run (where the kind runs its cases one by one)."""
 
-    def case_inputs(self, runner: Runner, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
-        """(name, args, kwargs) of each case where the grader makes them, else [] (test_code makes its own)."""
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        """Each case's inputs where the grader makes them, else [] (test_code makes its own)."""
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str], ...]:
-        """(module name, path) of problem code a worker loads before the solution (to unpickle inputs)."""
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        """(module name, file name, source) of problem code a worker loads before the solution (to unpickle
+        inputs); sent as source, since a worker may not read the problem's folder."""
 
     def reference_filename(self, problem: Problem) -> str:
         ...
@@ -117,15 +118,17 @@ class Native:
             entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
         return runner.run_cases(problem, source, filename, cancel, entry_line, stop_early)
 
-    def case_inputs(self, runner: Runner, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return runner.case_inputs(problem)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return [case.name for case in runner.prepare(problem)]
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str], ...]:
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         cases = problem.folder / "cases.py"
-        return ((problem.module_name("cases"), str(cases)),) if cases.is_file() else ()
+        if not cases.is_file():
+            return ()
+        return ((problem.module_name("cases"), str(cases), cases.read_text(encoding="utf-8")),)
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.folder / "reference.py")
@@ -171,13 +174,13 @@ class Codestar:
 
         return codestar.run(problem, source, filename, runner.pool, cancel, entry_line)
 
-    def case_inputs(self, runner: Runner, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return []
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str], ...]:
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         return ()
 
     def reference_filename(self, problem: Problem) -> str:

@@ -20,8 +20,18 @@ from typing import Any
 from . import static
 from .compare import Comparison, Tolerance, compare
 from .kinds import NativeSource, kind_of
-from .problem import Problem
-from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of, verdict_words
+from .problem import Case, Problem
+from .results import (
+    CaseResult,
+    GradingError,
+    RunReport,
+    error_case,
+    hide_expected,
+    not_run_after_timeout,
+    verdict_of,
+    verdict_words,
+)
+from .sandbox.arena import InputArena
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.wire import sanitize, snapshot
 from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
@@ -43,6 +53,7 @@ class _Case:
     expected: Any
     expected_state: dict[ArgKey, Any]
     originals: dict[ArgKey, Any]  # snapshots of the frozen arguments before the call
+    hidden: bool = False  # what it expects is never shown
 
 
 @dataclass
@@ -79,14 +90,14 @@ class Runner:
             raise GradingError(f"{problem.folder / 'reference.py'}: defines no function '{problem.entry_point}'")
         return entry
 
-    def case_inputs(self, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    def case_inputs(self, problem: Problem) -> list[Case]:
         inline = problem.source.inline_cases if isinstance(problem.source, NativeSource) else ()
         if inline:
-            return [(c.name, c.args, c.kwargs) for c in inline]
+            return list(inline)
         try:
             generated = problem.module("cases").cases()
-            return [(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})))
-                    for i, c in enumerate(generated, 1)]
+            return [Case(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})),
+                         bool(c.get("hidden", False))) for i, c in enumerate(generated, 1)]
         except Exception as error:
             raise GradingError(f"{problem.folder / 'cases.py'}: cases() failed: {type(error).__name__}: {error}") \
                 from error
@@ -114,7 +125,8 @@ class Runner:
         # the others' runs here, in the grading process.
         with (ReferenceWorker(problem, self.pool, device, len(inputs)) if problem.grading.device != "cpu"
               else contextlib.nullcontext()) as in_worker:
-            for name, args, kwargs in inputs:
+            for case in inputs:
+                name, args, kwargs = case.name, case.args, case.kwargs
                 try:
                     bound = signature.bind(*args, **kwargs)
                 except TypeError as error:
@@ -132,7 +144,7 @@ class Runner:
                 else:
                     expected, expected_state = _run_reference(problem, reference, name, args, kwargs, state_keys)
                 cases.append(_Case(name, args, kwargs, keys, state_keys, frozen_keys, expected, expected_state,
-                                   {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}))
+                                   {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}, case.hidden))
         return cases
 
     # -- a run ------------------------------------------------------------------------------
@@ -142,6 +154,7 @@ class Runner:
         """Grade `source`; `stop_early` stops at the first case that fails, which decides the verdict
         (`kata check-problems --mutants`: one failing case kills a mutant)."""
         started = time.perf_counter()
+        self.pool.check_isolation()  # isolation "strict": no grading without every layer of the sandbox
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
         entry = static.find_entry_point(source, problem.entry_point)
         report = RunReport(problem=problem.slug, file=str(path), verdict="accepted", title=problem.title,
@@ -167,11 +180,22 @@ class Runner:
         spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda")
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
-        with SolutionCalls(self.pool, problem, spec, device, cancel) as calls:
+        # The unchangeable tensor arguments, in memory this process reads after each call (on the CPU).
+        arena = InputArena.for_cases([{k: _arg(c.args, c.kwargs, k) for k in c.frozen_keys} for c in cases]) \
+            if device == "cpu" else None
+        with SolutionCalls(self.pool, problem, spec, device, cancel, arena) as calls:
             for index, case in enumerate(cases, 1):
-                outcome = calls.call(index, case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys)
+                shared = arena.shared_keys(index - 1) if arena is not None else set()
+                args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
+                    else (case.args, case.kwargs)
+                reported = tuple(k for k in case.frozen_keys if k not in shared)
+                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported)
                 if outcome.status == "cancelled":
                     break
+                if arena is not None and outcome.status == "ok":
+                    # What the call did to them, as this process reads it: not the solution's word.
+                    outcome.state.update({k: case.originals[k] for k in shared})
+                    outcome.state.update(arena.after_call(index - 1))
                 if calls.load_failed:
                     results.append(error_case(index, case.name, outcome, entry_line))
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
@@ -186,6 +210,8 @@ class Runner:
                     results += [CaseResult(i, c.name, "skipped", message=f"not run: case {index} failed")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
+        if arena is not None:
+            arena.close()
         return results, "".join(calls.output)
 
     def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
@@ -206,9 +232,10 @@ class Runner:
             checks.append(check)
         failed = next((c for c in checks if not c.ok), None)
         shown = failed or checks[0]
-        return CaseResult(
+        result = CaseResult(
             index, case.name, "failed" if failed else "passed", outcome.time_ms,
             failed.message if failed else "", entry_line if failed else None, **shown.measures())
+        return hide_expected(result) if case.hidden else result
 
 
 def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple[Any, ...],

@@ -6,13 +6,16 @@ sent only the case inputs, the reference's runs trusted code only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .kinds import kind_of
 from .problem import Problem
 from .results import GradingError, not_run_after_timeout
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .sandbox.protocol import ErrorInfo, SolutionSpec
+
+if TYPE_CHECKING:
+    from .sandbox.arena import InputArena
 
 
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
@@ -23,7 +26,7 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
         limits=problem.limits.worker(calls, cuda, trusted),
         forbidden_modules=() if trusted else problem.forbidden_modules,
         forbidden_calls=() if trusted else problem.forbidden_calls,
-        preload=preload, problem_modules=kind_of(problem).trusted_modules(problem))
+        preload=preload, problem_modules=kind_of(problem).trusted_modules(problem), trusted=trusted)
 
 
 def reference_filename(problem: Problem) -> str:
@@ -79,8 +82,9 @@ class SolutionCalls:
     run", saying why), so that a run's verdict comes within the limit."""
 
     def __init__(self, pool: WorkerPool, problem: Problem, spec: SolutionSpec, device: str,
-                 cancel: CancelToken | None):
+                 cancel: CancelToken | None, arena: InputArena | None = None):
         self.pool, self.problem, self.spec, self.device, self.cancel = pool, problem, spec, device, cancel
+        self.arena = arena  # the run's unchangeable tensor inputs, shared with each worker it opens
         self.worker: Worker | None = None
         self.output: list[str] = []
         self.timed_out: int | None = None  # the case whose call exceeded the time limit
@@ -98,7 +102,7 @@ class SolutionCalls:
         if self.worker is None or not self.worker.alive:
             self.close()
             self.worker = self.pool.open(self.spec, self.problem.limits.load_timeout(self.spec.cuda),
-                                         cancel=self.cancel)
+                                         cancel=self.cancel, arena=self.arena)
             self.output.append("".join(self.worker.output_parts))  # what it printed while loading
         if self.worker.load_error is not None:
             return CallResult("error", error=self.worker.load_error)

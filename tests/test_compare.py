@@ -107,3 +107,15 @@ def test_exact_types_refuse_a_number_for_a_tensor_and_an_int_for_a_float():
     assert compare(420, 420.0, exact).message == ("out: expected float 420.0, got int 420: the statement fixes the "
                                                   "type; return a Python float")
     assert compare(torch.tensor(13.0), total, exact).ok and compare(420.0, 420.0, exact).ok
+
+
+def test_a_nan_where_a_number_was_expected_gives_no_figure_that_looks_like_a_match():
+    result = compare(torch.tensor([float("nan")]), torch.tensor([0.5]), TOL)
+    assert not result.ok
+    assert result.message == "out[0]: expected 0.5, got nan; 1 of 1 elements (100.00%) outside; " \
+                             "1 NaN where finite values were expected"
+    assert result.max_abs_diff is None and result.max_rel_diff is None
+    mixed = compare(torch.tensor([float("nan"), 1.5]), torch.tensor([0.5, 1.0]), TOL)
+    assert "max rel 5.0e-01" in mixed.message and mixed.max_rel_diff == 0.5  # the finite miss is measured
+    scalar = compare(float("nan"), 0.5, TOL)
+    assert not scalar.ok and scalar.max_abs_diff is None and scalar.max_rel_diff is None  # JSON has no NaN

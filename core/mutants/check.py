@@ -78,7 +78,7 @@ def check_mutants(problem: Problem, runner: Runner, jobs: int | None = None) -> 
     """Make every mutant of the problem's reference and grade each; `jobs` gradings at a time."""
     kind = kind_of(problem)
     inputs = kind.case_inputs(runner, problem)
-    first = (inputs[0][1], inputs[0][2]) if inputs else ((), {})
+    first = (inputs[0].args, inputs[0].kwargs) if inputs else ((), {})
     mutants = make_mutants(problem.reference_source, problem.entry_point, first)
     reference = kind.reference_filename(problem)
     report = MutantReport(_relative(reference), _relative(str(problem.folder / "problem.toml")))
