@@ -40,7 +40,7 @@ _FIELDS: dict[str, tuple[str, str, Any, str]] = {
     "watch_files": ("watch_files", "watchFiles", lambda v: isinstance(v, bool), "true or false"),
     "file_map": ("files", "fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
                  'a table of "glob" = "slug"'),
-    "isolation": ("isolation", lambda v: v in ISOLATION, '"best" or "strict"'),
+    "isolation": ("isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"'),
 }
 
 

@@ -136,8 +136,8 @@ def test_leaderboard_says_why_it_has_nothing_to_show(kata, tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     results = tmp_path / "results.jsonl"
-    results.write_text(json.dumps({"id": "a", "problem": "fixture-scale", "verdict": "accepted", "passed": 3,
-                                   "total": 3, "time_ms": 1.0}) + "\n")
+    (tmp_path / "fixture_scale.py").write_text(CORRECT)
+    assert kata("grade", "fixture_scale.py", "--out", str(results)).returncode == 0  # a line the grader signed
     done = kata("leaderboard", str(garbage))
     assert done.returncode == 2 and "no result lines" in said(done)
     done = kata("leaderboard", str(empty))
@@ -175,7 +175,7 @@ def test_run_json_says_could_not_grade_with_the_object_kata_grade_writes(kata, t
         assert result["verdict"] == "could_not_grade" and result["file"] == target and result["reason"]
         graded = kata("grade", target)
         line = json.loads(graded.stdout.splitlines()[0])
-        assert set(result) == set(line) - {"id"}
+        assert set(result) == set(line) - {"id", "signature"}
         assert result["reason"] == line["reason"]
 
 

@@ -10,6 +10,7 @@ export interface ServerSettings {
   debounceMs: number;
   problemPaths: string[];
   watchFiles: boolean;
+  isolation: 'best' | 'strict';
 }
 
 export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
@@ -17,6 +18,7 @@ export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
   debounceMs: 400,
   problemPaths: [],
   watchFiles: true,
+  isolation: 'best',
 });
 
 /** One folder's `infrakata.problemPaths` (a resource-scoped setting). */
@@ -37,7 +39,7 @@ export interface Validated {
  * @param problemPaths each workspace folder's value; relative paths resolve against that folder.
  */
 export function validateSettings(
-  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown },
+  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown; isolation?: unknown },
   problemPaths: ProblemPathsValue[],
 ): Validated {
   const problems: string[] = [];
@@ -52,6 +54,7 @@ export function validateSettings(
     gradeOn: pick('gradeOn', window.gradeOn, isGradeOn, 'use "save" or "type"', DEFAULTS.gradeOn),
     debounceMs: pick('debounceMs', window.debounceMs, isDelay, 'use a whole number of milliseconds >= 0', DEFAULTS.debounceMs),
     watchFiles: pick('watchFiles', window.watchFiles, isBoolean, 'use true or false', DEFAULTS.watchFiles),
+    isolation: pick('isolation', window.isolation, isIsolation, 'use "best" or "strict"', DEFAULTS.isolation),
     problemPaths: [],
   };
   const seen = new Set<string>();
@@ -67,6 +70,10 @@ export function validateSettings(
     }
   }
   return { settings, problems };
+}
+
+function isIsolation(v: unknown): v is ServerSettings['isolation'] {
+  return v === 'best' || v === 'strict';
 }
 
 function isGradeOn(v: unknown): v is ServerSettings['gradeOn'] {
