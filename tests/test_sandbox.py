@@ -50,7 +50,7 @@ def _descendants(root: int) -> list[int]:
 def _left_running(pool) -> list[int]:
     """What runs under the zygote besides the workers it keeps started ahead of need (each a spare and,
     in its PID namespace, the worker proper)."""
-    spares = {pid for spare in pool.spares.values() for pid in [spare, *_descendants(spare)]}
+    spares = {pid for kind in pool.spares.values() for spare in kind for pid in [spare, *_descendants(spare)]}
     return [pid for pid in _descendants(pool._process.pid) if pid not in spares]
 
 
@@ -113,7 +113,9 @@ def test_fork_bomb_is_contained(runner, pool, probe):
     source = ("import os, time\ndef scale(x, factor):\n    for _ in range(7):\n        os.fork()\n"
               "    time.sleep(60)\n")
     report = grade(runner, probe, source)
-    assert report.verdict == "time_limit_exceeded"
+    # 2**7 processes: the process limit stops the doubling (where there is one), else the time limit.
+    assert report.verdict == "time_limit_exceeded" or (
+        report.verdict == "runtime_error" and "Resource temporarily unavailable" in report.cases[0].message)
     assert_nothing_left(pool)
 
 

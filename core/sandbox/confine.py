@@ -107,6 +107,7 @@ class Confinement:
     read_bypass: bool = False  # keep CAP_DAC_READ_SEARCH after the uid drop (see the module's docstring)
     runtime: Path = Path()
     answers: list[Path] = field(default_factory=list)  # what must stay out of a worker's reach
+    home_pid_namespace: int | None = None  # root: the zygote's own PID namespace, to return to after a fork
     answers_readable: list[str] = field(default_factory=list)
     count: int = 0
 
@@ -114,6 +115,8 @@ class Confinement:
     def prepare(cls, runtime: Path) -> Confinement:
         """In the zygote, once: the policy, the kernel's Landlock, the seccomp program."""
         made = cls(runtime=runtime, landlock_abi=landlock.abi_version())
+        if made.root:
+            made.home_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
         try:
             made.seccomp_program = seccomp.build()
         except seccomp.SeccompUnavailable as error:
@@ -141,10 +144,27 @@ class Confinement:
 
     # -- in the spare -----------------------------------------------------------------------------
 
+    def fork(self) -> int:
+        """os.fork() for a confined worker: as root, the child is born the first process of a PID
+        namespace of its own (one fork, where otherwise the spare must fork again inside its namespace)."""
+        libc = _libc()
+        if self.home_pid_namespace is None or libc.unshare(CLONE_NEWPID) != 0:
+            return os.fork()
+        pid = os.fork()
+        if pid == 0:
+            os.close(self.home_pid_namespace)
+            return 0
+        # Back to the zygote's own namespace for its next child (only the child may be in the new one).
+        if libc.setns(self.home_pid_namespace, CLONE_NEWPID) != 0:
+            raise _fail("setns back to the zygote's PID namespace")
+        return pid
+
     def isolate(self, spare: Spare, cuda: bool, close_in_waiter: tuple[int, ...] = ()) -> list[Layer]:
-        """New namespaces. With a PID namespace this process forks the worker proper (the namespace's
-        first process) and stays behind to wait for it: only the worker returns from here."""
-        flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC
+        """New namespaces. A process not born in a PID namespace of its own (see fork) makes one and
+        forks the worker proper (its first process), then stays behind to wait for it: only the worker
+        returns from here."""
+        born_first = os.getpid() == 1
+        flags = CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | (0 if born_first else CLONE_NEWPID)
         uid, gid = os.getuid(), os.getgid()
         libc = _libc()
         if libc.unshare(flags if self.root else flags | CLONE_NEWUSER) != 0:
@@ -156,13 +176,14 @@ class Confinement:
             for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
                 with open(f"/proc/self/{name}", "w") as mapping:
                     mapping.write(text)
-        worker = os.fork()
-        if worker != 0:
-            _wait_for(worker, close_in_waiter)
-        # Dies with the spare (its parent is outside the namespace: getppid() says 0). Should the spare die
-        # before this, the zygote's kill of the spare's process group reaches this process too.
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-            os._exit(1)
+        if not born_first:
+            worker = os.fork()
+            if worker != 0:
+                _wait_for(worker, close_in_waiter)
+            # Dies with the spare (its parent is outside the namespace: getppid() says 0). Should the spare
+            # die before this, the zygote's kill of the spare's process group reaches this process too.
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+                os._exit(1)
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             raise _fail("mount --make-rprivate /")
         if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:

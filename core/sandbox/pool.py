@@ -148,6 +148,7 @@ class Worker:
         # Resident bytes of the worker's processes when it started (before the solution ran): what its
         # memory limit is counted over. Processes the solution starts count by what they hold alone.
         self._baseline: dict[int, int] = {}
+        self._next_poll = 0.0  # when the tree's memory is next read
         if cancel is not None:
             cancel._attach(self)
         self.state = "busy"
@@ -173,6 +174,7 @@ class Worker:
             self.kill()
             raise SandboxUnavailable(strict_refusal(missing or [Layer("isolation", False, "no layer was applied")]))
         self._baseline = {pid: procfs.resident_bytes(pid) or 0 for pid in procfs.tree(self.pid)}
+        self._next_poll = time.perf_counter() + RSS_POLL_S
         return self._receive(time.perf_counter(), load_timeout, seq=0)
 
     def __enter__(self) -> Worker:
@@ -221,6 +223,9 @@ class Worker:
                 readable, _, _ = select.select([self._from_child], [], [], min(remaining, RSS_POLL_S))
                 if readable and not self._reader.feed():
                     return self._died(started)
+                if time.perf_counter() < self._next_poll:
+                    continue  # a quick reply costs no reading of /proc
+                self._next_poll = time.perf_counter() + RSS_POLL_S
                 used = self._memory_used()
                 if used is not None and used > self.spec.limits.memory_bytes:
                     self.kill()
@@ -397,7 +402,8 @@ class WorkerPool:
         self.info: dict[str, Any] = {}
         self.isolation_layers: tuple[Layer, ...] = ()  # as the zygote's probe found them
         self.isolation = "best"  # or "strict": refuse to grade without every layer (ISOLATION_MODES)
-        self.spares: dict[bool, int] = {}  # the worker of each kind (CUDA or not) started ahead of need
+        # The workers of each kind (CUDA or not) started ahead of need, by their pids, readiest first.
+        self.spares: dict[bool, list[int]] = {}
         self._runtime: str | None = None
 
     @classmethod
@@ -453,11 +459,11 @@ class WorkerPool:
                 self._ready.set()
                 log.info("zygote: ready %s", event)
             elif isinstance(event, SpareStarted):
-                self.spares[event.cuda] = event.pid
+                self.spares.setdefault(event.cuda, []).append(event.pid)
             elif isinstance(event, Forked):
-                for cuda, spare in list(self.spares.items()):
-                    if spare == event.pid:  # handed out: no longer a spare
-                        del self.spares[cuda]
+                for kind in self.spares.values():
+                    if event.pid in kind:  # handed out: no longer a spare
+                        kind.remove(event.pid)
                 self._pids.put(event.pid)
             elif isinstance(event, Exited):
                 with self._exit_lock:

@@ -21,6 +21,7 @@ import shutil
 import signal
 import socket
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,6 +46,10 @@ GRADER_POLL_S = 0.5
 PROBE_TIMEOUT_S = 10.0
 IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
 SPARE_FAILURES = 3  # a kind of spare that dies this often before use is no longer started
+# Spares kept of each kind: a confined spare takes tens of milliseconds to make (its namespaces, its
+# fork), so with two a save arriving right after another still finds one ready.
+SPARES_PER_KIND = 2
+REFILL_AFTER_S = 0.03  # a spare taken while another is left is replaced this long after, when nothing else waits
 
 
 def _probe_cuda() -> bool:
@@ -94,7 +99,7 @@ def _probe(confinement: Confinement) -> tuple[Layer, ...]:
 
     spare = confinement.new_spare()
     read, write = os.pipe()
-    pid = os.fork()
+    pid = confinement.fork()
     if pid == 0:
         try:
             os.close(read)
@@ -168,7 +173,7 @@ class Zygote:
         self.namespaced = "namespaces" in active
         self.kinds = [False, True] if cuda else [False]  # CPU workers; CUDA workers where there is CUDA
         self.children: set[int] = set()  # handed-out workers, whose exits the grader is told of
-        self.spares: dict[bool, _Spare] = {}
+        self.spares: dict[bool, list[_Spare]] = {kind: [] for kind in self.kinds}  # oldest (readiest) first
         self.confined: dict[int, Spare] = {}  # every confined worker's folder and uid, until it is reaped
         self.spare_failures = dict.fromkeys(self.kinds, 0)
         self.grader = os.getppid()
@@ -181,7 +186,7 @@ class Zygote:
     # -- workers -----------------------------------------------------------------------------------
 
     def _fork(self, body: Callable[[], NoReturn], confined: Spare | None = None) -> int:
-        pid = os.fork()
+        pid = self.confinement.fork() if confined is not None else os.fork()
         if pid == 0:
             try:
                 signal.set_wakeup_fd(-1)
@@ -189,7 +194,7 @@ class Zygote:
                 self.sock.close()
                 os.close(self.wake_r)
                 os.close(self.wake_w)
-                for spare in self.spares.values():
+                for spare in self._all_spares():
                     spare.sock.close()
                 body()
             finally:
@@ -214,7 +219,7 @@ class Zygote:
         finally:
             prctl(PR_SET_NAME, ZYGOTE_NAME)
         theirs.close()
-        self.spares[cuda] = _Spare(pid, ours, confined)
+        self.spares[cuda].append(_Spare(pid, ours, confined))
         self.send(SpareStarted(pid, cuda))
 
     def _idle_imports(self) -> None:
@@ -227,14 +232,17 @@ class Zygote:
 
     def _refill_spares(self) -> None:
         for cuda in self.kinds:
-            if cuda not in self.spares and self.spare_failures[cuda] < SPARE_FAILURES:
+            while len(self.spares[cuda]) < SPARES_PER_KIND and self.spare_failures[cuda] < SPARE_FAILURES:
                 self._start_spare(cuda)
+
+    def _all_spares(self) -> list[_Spare]:
+        return [spare for kind in self.spares.values() for spare in kind]
 
     def _worker(self, request: ForkRequest, fds: list[int]) -> int:
         """A worker for this run: the spare of its kind, else one forked (and confined) now; a trusted
         worker is always forked now, unconfined."""
         cuda = request.cuda and True in self.kinds
-        spare = None if request.trusted else self.spares.pop(cuda, None)
+        spare = None if request.trusted or not self.spares[cuda] else self.spares[cuda].pop(0)
         if spare is not None:
             try:
                 socket.send_fds(spare.sock, [b"run"], fds)
@@ -269,7 +277,7 @@ class Zygote:
 
     def _kill_orphans(self) -> None:
         """Whatever left a worker's tree (a double fork) and was reparented to this subreaper."""
-        for orphan in _orphans(self.children | {s.pid for s in self.spares.values()}):
+        for orphan in _orphans(self.children | {s.pid for s in self._all_spares()}):
             try:
                 os.kill(orphan, signal.SIGKILL)
             except OSError:
@@ -279,7 +287,7 @@ class Zygote:
 
     def leave(self) -> NoReturn:
         """The grader is gone: leave nothing running."""
-        for pid in [*self.children, *(s.pid for s in self.spares.values())]:
+        for pid in [*self.children, *(s.pid for s in self._all_spares())]:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
@@ -305,10 +313,10 @@ class Zygote:
                 return
             if pid == 0:
                 return
-            for cuda, spare in list(self.spares.items()):
-                if spare.pid == pid:  # a spare died before its turn
+            for cuda, kind in self.spares.items():
+                for spare in [s for s in kind if s.pid == pid]:  # a spare died before its turn
                     spare.sock.close()
-                    del self.spares[cuda]
+                    kind.remove(spare)
                     self.spare_failures[cuda] += 1
                     self.idle_work.insert(0, self._refill_spares)
             if pid in self.confined or pid in self.children:
@@ -320,13 +328,20 @@ class Zygote:
     def serve(self) -> NoReturn:
         signal.set_wakeup_fd(self.wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
+        refill_at: float | None = None  # a spare to replace, once the run just handed one has started
         while True:
-            readable, _, _ = select.select([self.sock.fileno(), self.wake_r], [], [],
-                                           IDLE_AFTER_S if self.idle_work else GRADER_POLL_S)
+            wait = IDLE_AFTER_S if self.idle_work else GRADER_POLL_S
+            if refill_at is not None:
+                wait = max(0.0, min(wait, refill_at - time.monotonic()))
+            readable, _, _ = select.select([self.sock.fileno(), self.wake_r], [], [], wait)
             if os.getppid() != self.grader:  # reparented: the grader died without closing its socket
                 self.leave()
             if not self.namespaced:  # a double fork outside any PID namespace: swept on sight
                 self._kill_orphans()
+            if refill_at is not None and not readable and time.monotonic() >= refill_at:
+                refill_at = None
+                self._refill_spares()
+                continue
             if not readable and self.idle_work:
                 self.idle_work.pop()()
                 continue
@@ -350,8 +365,13 @@ class Zygote:
                     self.send(Forked(pid))
                 for fd in fds:  # before any other fork: a copy of a run's pipe would hide its worker's death
                     os.close(fd)
-                if self.warm:  # the next run's worker, forked while this one loads its solution
-                    self._refill_spares()
+                if self.warm and isinstance(request, ForkRequest):
+                    # The next run's worker: at once when none is left, else a little later, so that making
+                    # it (a fork, its confinement) does not take the CPU from the run just handed out.
+                    if not self.spares[request.cuda and True in self.kinds]:
+                        self._refill_spares()
+                    elif refill_at is None:
+                        refill_at = time.monotonic() + REFILL_AFTER_S
 
 
 def main() -> None:
