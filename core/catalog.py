@@ -21,7 +21,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from .kinds import CodestarSource, NativeSource
 from .limits import Limits
-from .problem import Benchmark, Case, Grading, Problem
+from .problem import Benchmark, Case, EquivalentMutant, Grading, Problem
 
 BUNDLED = Path(__file__).resolve().parent.parent / "problems"
 
@@ -228,8 +228,28 @@ def load_native(folder: Path) -> Problem:
         reference_source=reference.read_text(encoding="utf-8"),
         starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
         source=NativeSource(folder, inline),
+        equivalent_mutants=_equivalent_mutants(_Fields(top.get("mutants", dict, {}), toml_path, text, "mutants.")),
+        builds_on=top.strings("builds_on"),
         **_learning_fields(top, folder),
     )
+
+
+def _filled(text: str) -> bool:
+    return bool(text.strip())
+
+
+def _equivalent_mutants(fields: _Fields) -> tuple[EquivalentMutant, ...]:
+    """`[[mutants.equivalent]]`: mutants of the reference no input tells apart, each with its reason."""
+    declared = []
+    for index, table in enumerate(fields.get("equivalent", list, []), 1):
+        if not isinstance(table, dict):
+            raise fields.error("equivalent", f"entry {index} must be a table ([[mutants.equivalent]])")
+        entry = _Fields(table, fields.path, fields.text, f"{fields.prefix}equivalent[{index}].")
+        mutant = entry.get("mutant", str, check=_filled, expect="the mutant's label as check-problems prints it")
+        reason = entry.get("reason", str, check=_filled, expect="why no input can tell it apart")
+        where = fields.text.find(mutant)
+        declared.append(EquivalentMutant(mutant, reason, fields.text.count("\n", 0, where) + 1 if where >= 0 else None))
+    return tuple(declared)
 
 
 def _learning_fields(top: _Fields, folder: Path) -> dict[str, Any]:
@@ -270,6 +290,7 @@ def _grading(fields: _Fields) -> Grading:
         state=fields.strings("state"),
         output_names=fields.strings("output_names"),
         device=fields.get("device", str, "cpu", lambda v: v in ("cpu", "cuda"), '"cpu" or "cuda"'),
+        exact_types=fields.get("exact_types", bool, False),
     )
 
 

@@ -1,24 +1,35 @@
 """`kata check-problems`: the maintainers' check of every problem (and authors' of their codestar JSON).
 
-A problem passes when it loads, its reference is accepted, its starter is not, each `wrong/`
-solution gets the verdict its header states, both statements exist (README.md with `## English`
-and `## 中文`, or codestar's description_md) and its cases are deterministic (`cases()` twice gives
-equal inputs).
+A problem passes when it loads, its reference is accepted, a simulation.py (a second, independent
+reference) agrees with it on every case, its starter is not accepted, each `wrong/` solution gets
+the verdict its header states, both statements exist (README.md with `## English` and `## 中文`)
+and say the same code, its tags are in the vocabulary, the katas it builds on come before it, and
+its cases are deterministic (`cases()` twice gives equal inputs). With --mutants, some case also
+rejects every mutant of the reference (core/mutants/).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import re
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .catalog import ProblemError, expected_verdict
+from .catalog import BUNDLED, ProblemError, expected_verdict
 from .compare import Tolerance, compare
 from .kinds import kind_of
+from .learning import course_order
 from .problem import Case, Problem
 from .results import VERDICTS, GradingError
+from .statement import bilingual_gaps, sections
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
 
 if TYPE_CHECKING:
     from .runner import Runner
@@ -31,6 +42,7 @@ class ProblemCheck:
     name: str  # the slug, or the path of a problem that did not load
     passed: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    mutants: str = ""  # with --mutants: how many were made, killed, declared equivalent
 
     @property
     def ok(self) -> bool:
@@ -51,18 +63,30 @@ def _grade(runner: Runner, problem: Problem, source: str, path: Path) -> str:
     return f"{report.verdict} ({report.passed}/{report.total}; {detail})" if detail else report.verdict
 
 
-def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
+def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
+                  catalog: Mapping[str, Problem] | None = None) -> ProblemCheck:
+    """`mutants`: also make every mutant of the reference and require a case to reject each.
+    `catalog`: the problems a `builds_on` may name (default: this one alone)."""
     result = ProblemCheck(problem.slug, ["loads"])
 
     def check(name: str, step: Callable[[], str | None]) -> None:
+        listed(name, lambda: [failure] if (failure := step()) else [])
+
+    def listed(name: str, failures: Callable[[], list[str]]) -> None:
         try:
-            failure = step()
+            found = failures()
         except (GradingError, ProblemError, OSError) as error:
-            failure = f"{name}: cannot grade: {error}"
-        (result.failures.append(failure) if failure else result.passed.append(name))
+            found = [f"{name}: cannot grade: {error}"]
+        (result.failures.extend(found) if found else result.passed.append(name))
 
     missing = kind_of(problem).missing_statement(problem)
     (result.failures.append(missing) if missing else result.passed.append("statements"))
+    listed("both languages say the same code",
+           lambda: bilingual_gaps(problem.statement, str(problem.statement_path or problem.source_path)))
+    if problem.builds_on:
+        listed("builds on earlier katas", lambda: progression_gaps(problem, catalog or {problem.slug: problem}))
+    if kind_of(problem).vocabulary_tags:
+        listed("tags", lambda: unknown_tags(problem))
 
     def reference() -> str | None:
         verdict = _grade(runner, problem, problem.reference_source, problem.folder / "reference.py")
@@ -86,7 +110,14 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
                 return f"cases() is not deterministic: case {index} ({one.name}) differs: {same.message}"
         return None
 
+    def simulation(path: Path) -> str | None:
+        verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path)
+        return None if verdict == "accepted" else f"simulation.py disagrees with the reference: {verdict}"
+
     check("reference accepted", reference)
+    simulated = kind_of(problem).simulation(problem)
+    if simulated is not None:
+        check("simulation agrees with the reference", functools.partial(simulation, simulated))
     check("starter rejected", starter)
     check("deterministic cases", deterministic)
     for path in kind_of(problem).wrong_solutions(problem):
@@ -97,7 +128,86 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
                                    f"{', '.join(v for v in VERDICTS if v != 'accepted')})")
             continue
         check(f"{label} -> {expected}", functools.partial(_wrong, runner, problem, path, expected, label))
+    if mutants:
+        listed("mutants killed", functools.partial(_mutant_failures, problem, runner, result))
     return result
+
+
+def _mutant_failures(problem: Problem, runner: Runner, result: ProblemCheck) -> list[str]:
+    from .mutants.check import check_mutants
+
+    report = check_mutants(problem, runner)
+    result.mutants = report.summary()
+    return report.failures()
+
+
+def progression_gaps(problem: Problem, catalog: Mapping[str, Problem]) -> list[str]:
+    """What is wrong with a problem's `builds_on`: each kata it names must exist, come earlier in course
+    order, and be named (`slug`) in both languages of the statement, so that the learner is told."""
+    toml = problem.folder / "problem.toml"
+    text = toml.read_text(encoding="utf-8") if toml.is_file() else ""
+    where = f"{toml}:{text.count(chr(10), 0, text.find('builds_on')) + 1}" if "builds_on" in text else str(toml)
+    order = {p.slug: index for index, p in enumerate(course_order({**catalog, problem.slug: problem}.values()))}
+    said = {language: body for language, (_, body) in sections(problem.statement).items()}
+    gaps = []
+    for earlier in problem.builds_on:
+        if earlier not in catalog:
+            gaps.append(f"{where}: builds_on names '{earlier}', which is not in the catalogue")
+            continue
+        if order[earlier] > order[problem.slug]:
+            gaps.append(f"{where}: builds on '{earlier}', which comes later in course order (area, then Easy < Medium "
+                        f"< Hard, then slug): move one of them")
+        for language, body in said.items():
+            if f"`{earlier}`" not in body:
+                gaps.append(f"{problem.statement_path or toml}: the {language} section does not say that this kata "
+                            f"builds on `{earlier}`")
+    return gaps
+
+
+VOCABULARY = "tags.toml"
+
+
+def tag_vocabulary(folder: Path) -> dict[str, Path]:
+    """Tag -> the tags.toml that defines it: the bundled catalogue's, and one beside `folder`'s problems."""
+    vocabulary: dict[str, Path] = {}
+    for path in dict.fromkeys((BUNDLED / VOCABULARY, folder.parent / VOCABULARY)):
+        if not path.is_file():
+            continue
+        try:
+            tags = tomllib.loads(path.read_text(encoding="utf-8")).get("tags", {})
+        except tomllib.TOMLDecodeError as error:
+            raise ProblemError(path, f"invalid TOML: {error}") from None
+        if not isinstance(tags, dict):
+            raise ProblemError(path, "must have a [tags] table: tag = \"what it means\"", "tags")
+        for tag in tags:
+            if tag != tag.lower():
+                raise ProblemError(path, f"tag '{tag}' must be lower case", "tags")
+            vocabulary.setdefault(tag, path)
+    return vocabulary
+
+
+def unknown_tags(problem: Problem) -> list[str]:
+    """A message per tag of the problem that its vocabulary lacks, with the file and line, and the
+    spelling the vocabulary has when it differs only in case or separators."""
+    vocabulary = tag_vocabulary(problem.folder)
+    spelled = {_squeezed(tag): tag for tag in vocabulary}
+    toml = problem.folder / "problem.toml"
+    text = toml.read_text(encoding="utf-8") if toml.is_file() else ""
+    start = max(text.find("tags"), 0)
+    messages = []
+    for tag in problem.tags:
+        if tag in vocabulary:
+            continue
+        where = text.find(f'"{tag}"', start)
+        line = f":{text.count(chr(10), 0, where) + 1}" if where >= 0 else ""
+        known = spelled.get(_squeezed(tag))
+        fix = f"write '{known}'" if known else f"use one of its tags, or add '{tag.lower()}' to it"
+        messages.append(f"{toml}{line}: tag '{tag}' is not in the tag vocabulary ({BUNDLED / VOCABULARY}); {fix}")
+    return messages
+
+
+def _squeezed(tag: str) -> str:
+    return re.sub(r"[\s_-]+", "", tag.lower())
 
 
 def _wrong(runner: Runner, problem: Problem, path: Path, expected: str, label: str) -> str | None:

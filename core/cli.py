@@ -182,12 +182,14 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
     from rich.markdown import Markdown
 
+    from .statement import rendered
+
     console = Console()
     console.print(f"[bold]{escape(problem.title)}[/]  ({escape(problem.slug)}, "
                   f"{escape(problem.difficulty or 'unrated')})")
     console.print(f"entry point: {problem.entry_point}   time limit: {problem.time_limit:g} s   "
                   f"memory: {problem.memory_limit_mb} MiB   atol {problem.atol:g}  rtol {problem.rtol:g}")
-    console.print(Markdown(problem.statement or "(no statement)"))
+    console.print(Markdown(rendered(problem.statement) or "(no statement)"))
     return 0
 
 
@@ -290,19 +292,25 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
 
     # PATHs alone when given; else what `kata list` shows (the bundled catalogue, the workspace's, --problems).
     catalog = Catalog.load(args.paths, include_bundled=False) if args.paths else ctx.catalog
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     runner = Runner()
     results = [load_failure(error) for error in catalog.errors]
+    known = {**ctx.catalog.problems, **catalog.problems}  # what a builds_on may name
     for problem in catalog.problems.values():
-        results.append(check_problem(problem, runner))
+        results.append(check_problem(problem, runner, mutants=args.mutants, catalog=known))
     for result in results:
+        mutants = f"; {result.mutants}" if result.mutants else ""
         if result.ok:
-            console.print(f"[green]ok[/]    {escape(result.name)}  ({len(result.passed)} checks)")
+            console.print(f"[green]ok[/]    {escape(result.name)}  ({len(result.passed)} checks{escape(mutants)})")
         else:
-            console.print(f"[red]FAIL[/]  {escape(result.name)}")
+            console.print(f"[red]FAIL[/]  {escape(result.name)}{escape(mutants)}")
             for failure in result.failures:
                 console.print(f"      - {escape(failure)}")
     bad = sum(not r.ok for r in results)
+    if any("mutant survives" in f for r in results for f in r.failures):
+        console.print(escape("a surviving mutant needs a case that tells it apart from the reference, or (when no "
+                             "input can) a [[mutants.equivalent]] entry in problem.toml with the reason "
+                             "(problems/FORMAT.md)"))
     console.print(f"{len(results) - bad}/{len(results)} problems pass" + (f"; {bad} fail" if bad else ""))
     if not results:
         console.print("no problems found")
@@ -547,6 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check-problems", help="check problems: reference accepted, starter and wrong/ rejected, "
                        "statements, deterministic cases (default: the bundled catalogue)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="problem folders or codestar JSON files")
+    p.add_argument("--mutants", action="store_true",
+                   help="also grade every mutant of each reference: some case must reject each one")
     p.set_defaults(handler=cmd_check_problems)
     p = sub.add_parser("doctor", help="the sandbox's layers on this machine, and why any is missing")
     p.add_argument("--json", action="store_true")

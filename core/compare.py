@@ -41,6 +41,7 @@ class Tolerance:
     rtol: float = 1e-4
     mode: str = "allclose"  # or "relative_norm"
     norm_tolerance: float = 4e-5
+    exact_types: bool = False  # a Python number is then not a 0-dim tensor, nor an int a float
 
 
 def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
@@ -106,16 +107,23 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
         return _fail(path, f"refused: {actual[REFUSED]}", actual, expected)
     if isinstance(expected, torch.Tensor):
         if _is_number(actual) and expected.dim() == 0:
+            if tol.exact_types:
+                return _fail(path, f"expected {_type_name(expected)}, got {_type_name(actual)}: the statement fixes "
+                                   f"the type; return a tensor, e.g. torch.tensor(x, dtype=torch.{_dtype(expected)})",
+                             actual, expected)
             actual = torch.tensor(actual, dtype=expected.dtype)
         if not isinstance(actual, torch.Tensor):
             return _fail(path, f"expected {_type_name(expected)}, got {_type_name(actual)}", actual, expected)
         return _compare_tensors(actual, expected, tol, path)
     if _is_number(expected):
-        if isinstance(actual, torch.Tensor) and actual.numel() == 1 and not actual.dtype.is_complex:
+        if isinstance(actual, torch.Tensor) and actual.numel() == 1 and not actual.dtype.is_complex \
+                and not tol.exact_types:
             actual = actual.item()
-        if not _is_number(actual):
-            return _fail(path, f"expected {type(expected).__name__} {describe(expected)}, got {_type_name(actual)}",
-                         actual, expected)
+        if not _is_number(actual) or tol.exact_types and type(actual) is not type(expected):
+            fixed = f": the statement fixes the type; return a Python {type(expected).__name__}" \
+                if tol.exact_types else ""
+            return _fail(path, f"expected {type(expected).__name__} {describe(expected)}, got "
+                               f"{_type_name(actual)}{fixed}", actual, expected)
         if _is_int(actual) and _is_int(expected):
             return _compare_ints(actual, expected, tol, path)
         return _compare_numbers(float(actual), float(expected), tol, path, actual, expected)

@@ -55,6 +55,7 @@ class CodestarSource:
 class ProblemKind(Protocol):
     name: str
     looks_like: str  # for "not a problem" messages
+    vocabulary_tags: bool  # whether its tags must come from the catalogue's vocabulary (problems/tags.toml)
 
     def defines(self, path: Path) -> bool:
         """Whether `path` is one problem of this kind."""
@@ -66,8 +67,12 @@ class ProblemKind(Protocol):
         """Raises catalog.ProblemError naming the file, the field and the line."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
-        """Grade a solution that passed the static checks: its cases, and what it printed."""
+            entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
+        """Grade a solution that passed the static checks: its cases, and what it printed. `stop_early`:
+        the first failing case may end the run (where the kind runs its cases one by one)."""
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        """Each case's inputs where the grader makes them, else [] (test_code makes its own)."""
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
@@ -82,6 +87,10 @@ class ProblemKind(Protocol):
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         """Solutions the grader must reject with the verdict their header states."""
 
+    def simulation(self, problem: Problem) -> Path | None:
+        """A second, independent reference (the system simulated step by step) that must agree with the
+        first on every case, or None."""
+
     def missing_statement(self, problem: Problem) -> str | None:
         """What is missing from the problem's statements (English and Chinese), or None."""
 
@@ -92,6 +101,7 @@ class ProblemKind(Protocol):
 class Native:
     name = "native"
     looks_like = "a folder with problem.toml"
+    vocabulary_tags = True
 
     def defines(self, path: Path) -> bool:
         return (path / "problem.toml").is_file() or path.name == "problem.toml"
@@ -105,8 +115,11 @@ class Native:
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
-        return runner.run_cases(problem, source, filename, cancel, entry_line)
+            entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
+        return runner.run_cases(problem, source, filename, cancel, entry_line, stop_early)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        return runner.case_inputs(problem)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return [case.name for case in runner.prepare(problem)]
@@ -124,6 +137,10 @@ class Native:
         wrong = problem.folder / "wrong"
         return sorted(wrong.glob("*.py")) if wrong.is_dir() else []
 
+    def simulation(self, problem: Problem) -> Path | None:
+        path = problem.folder / "simulation.py"
+        return path if path.is_file() else None
+
     def missing_statement(self, problem: Problem) -> str | None:
         if problem.statement_path is None:
             return "no statement: README.md is missing"
@@ -138,6 +155,7 @@ class Native:
 class Codestar:
     name = "codestar"
     looks_like = "a codestar .json file"
+    vocabulary_tags = False  # the judge's own tags, loaded unchanged
 
     def defines(self, path: Path) -> bool:
         return path.suffix == ".json" and not path.is_dir()
@@ -151,10 +169,13 @@ class Codestar:
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
+            entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
         from . import codestar  # it opens workers, which ask this table for trusted modules
 
         return codestar.run(problem, source, filename, runner.pool, cancel, entry_line)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        return []
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them
@@ -167,6 +188,9 @@ class Codestar:
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         return []
+
+    def simulation(self, problem: Problem) -> Path | None:
+        return None
 
     def missing_statement(self, problem: Problem) -> str | None:
         return None if problem.statement.strip() else "no statement: description_md is empty"

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from . import history
 from .problem import Problem
+from .statement import rendered
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
-# alphabetically, and kernels come last.
-AREA_ORDER = ("memory", "compute", "training", "parallel", "quantization", "numerics")
+# alphabetically, and kernels come last. The warm-up teaches the tool on a problem outside the areas.
+AREA_ORDER = ("warm-up", "memory", "compute", "training", "parallel", "quantization", "numerics")
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
@@ -143,7 +144,7 @@ class Solution:
         return f"{self.problem}: the solution unlocks once the kata is accepted here ({best})"
 
     def markdown(self) -> str:
-        editorial = self.editorial.strip() or "(no editorial for this problem yet)"
+        editorial = rendered(self.editorial.strip()) or "(no editorial for this problem yet)"
         return (f"# {self.problem}: solution\n\n{editorial}\n\n## Reference\n\n```python\n"
                 f"{self.reference.rstrip()}\n```\n")
 

@@ -35,6 +35,7 @@ class Grading:
     state: tuple[str, ...] = ()
     output_names: tuple[str, ...] = ()
     device: Device = "cpu"
+    exact_types: bool = False  # outputs must have the reference's types (a statement fixes them)
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,16 @@ class Benchmark:
     work: str
     shapes: tuple[tuple[int, ...], ...]
     correctness_shapes: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class EquivalentMutant:
+    """A mutant of the reference that no input can tell apart from it (`kata check-problems --mutants`),
+    declared in problem.toml's `[[mutants.equivalent]]` with the reason."""
+
+    mutant: str  # its label: "function: change", as check-problems prints it
+    reason: str
+    line: int | None = None  # where problem.toml declares it
 
 
 class ProblemSource(Protocol):
@@ -86,6 +97,8 @@ class Problem:
     hints: tuple[str, ...] = ()  # tiered, English; shown one at a time (`kata hint`)
     hints_zh: tuple[str, ...] = ()
     editorial: str = ""  # EDITORIAL.md, or codestar's editorial_md: shown once the kata is accepted
+    equivalent_mutants: tuple[EquivalentMutant, ...] = ()
+    builds_on: tuple[str, ...] = ()  # katas this one continues: earlier in course order, named in its statement
 
     @property
     def time_limit(self) -> float:

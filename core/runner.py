@@ -149,7 +149,10 @@ class Runner:
 
     # -- a run ------------------------------------------------------------------------------
 
-    def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None) -> RunReport:
+    def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None,
+            stop_early: bool = False) -> RunReport:
+        """Grade `source`; `stop_early` stops at the first case that fails, which decides the verdict
+        (`kata check-problems --mutants`: one failing case kills a mutant)."""
         started = time.perf_counter()
         self.pool.check_isolation()  # isolation "strict": no grading without every layer of the sandbox
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
@@ -163,14 +166,14 @@ class Runner:
                             for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
             report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
-                                                               report.entry_line)
+                                                               report.entry_line, stop_early)
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
 
     def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-                  entry_line: int | None) -> tuple[list[CaseResult], str]:
+                  entry_line: int | None, stop_early: bool = False) -> tuple[list[CaseResult], str]:
         """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
@@ -201,6 +204,10 @@ class Runner:
                 results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
+                                for i, c in enumerate(cases[index:], index + 1)]
+                    break
+                if stop_early and results[-1].status != "passed":
+                    results += [CaseResult(i, c.name, "skipped", message=f"not run: case {index} failed")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
         if arena is not None:
@@ -247,4 +254,5 @@ def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:
 
 
 def tolerance_of(problem: Problem) -> Tolerance:
-    return Tolerance(problem.atol, problem.rtol, problem.grading.comparison, problem.grading.tolerance)
+    return Tolerance(problem.atol, problem.rtol, problem.grading.comparison, problem.grading.tolerance,
+                     problem.grading.exact_types)

@@ -22,6 +22,7 @@ from infrakata.core.grading import CannotGrade
 from infrakata.core.problem import Problem
 from infrakata.core.report import report_to_dict
 from infrakata.core.results import GradingError
+from infrakata.core.statement import rendered
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pygls.uris import from_fs_path, to_fs_path
@@ -225,7 +226,7 @@ def register(server: KataServer) -> None:
                 raise JsonRpcInvalidParams(f"{SHOW_PROBLEM}: {error}") from None
         uri = _statement_uri(problem)
         shown = await _show(ls, uri)
-        return {"slug": problem.slug, "title": problem.title, "markdown": problem.statement, "uri": uri,
+        return {"slug": problem.slug, "title": problem.title, "markdown": rendered(problem.statement), "uri": uri,
                 "shown": shown}
 
     @server.command(START_KATA)

@@ -11,6 +11,7 @@ from typing import Any
 
 from infrakata.core.problem import Problem
 from infrakata.core.results import CaseResult, Finding, RunReport, verdict_words
+from infrakata.core.statement import rendered
 from infrakata.core.static import find_entry_point
 from lsprotocol import types
 from pygls.uris import from_fs_path
@@ -194,5 +195,5 @@ def hover_markdown(problem: Problem, report: RunReport | None, version: int | No
                       f"{_cell(case.message)} |" for case in report.cases]
         parts.append("\n".join(lines))
     parts.append("---")
-    parts.append(problem.statement.strip() or "(this problem has no statement)")
+    parts.append(rendered(problem.statement.strip()) or "(this problem has no statement)")
     return "\n\n".join(parts)

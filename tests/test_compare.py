@@ -95,6 +95,20 @@ def test_tensor_subclass_is_refused():
     assert not result.ok and "subclass (Lazy)" in result.message
 
 
+def test_exact_types_refuse_a_number_for_a_tensor_and_an_int_for_a_float():
+    loose, exact = Tolerance(), Tolerance(exact_types=True)
+    total = torch.tensor(13.0)
+    assert compare(13.0, total, loose).ok and compare(total, 13.0, loose).ok and compare(420, 420.0, loose).ok
+    refused = compare(13.0, total, exact)
+    assert not refused.ok and refused.message == ("out: expected a tensor of shape () float32, got float 13.0: the "
+                                                  "statement fixes the type; return a tensor, e.g. "
+                                                  "torch.tensor(x, dtype=torch.float32)")
+    assert compare(total, 13.0, exact).message.startswith("out: expected float 13.0, got a tensor of shape () float32")
+    assert compare(420, 420.0, exact).message == ("out: expected float 420.0, got int 420: the statement fixes the "
+                                                  "type; return a Python float")
+    assert compare(torch.tensor(13.0), total, exact).ok and compare(420.0, 420.0, exact).ok
+
+
 def test_a_nan_where_a_number_was_expected_gives_no_figure_that_looks_like_a_match():
     result = compare(torch.tensor([float("nan")]), torch.tensor([0.5]), TOL)
     assert not result.ok

@@ -4,7 +4,11 @@ def checkpointed_activation_memory_mb(
     layer_act_mb: float,
     boundary_input_mb: float,
 ) -> float:
-    num_checkpoints = -(-num_layers // checkpoint_interval)  # ceil(L / K)
-    # The longest segment has K layers, unless the whole model is shorter than K.
-    longest_segment = min(checkpoint_interval, num_layers)
-    return float(num_checkpoints * boundary_input_mb + longest_segment * layer_act_mb)
+    segments = -(-num_layers // checkpoint_interval)  # ceil(L / K) checkpoints
+    last = num_layers - (segments - 1) * checkpoint_interval  # the last segment: K layers, or fewer
+    # The backward pass recomputes the last segment first, with every checkpoint still alive; each
+    # earlier segment (K layers) is recomputed after the checkpoints behind it were freed.
+    peak = segments * boundary_input_mb + last * layer_act_mb
+    if segments > 1:
+        peak = max(peak, (segments - 1) * boundary_input_mb + checkpoint_interval * layer_act_mb)
+    return float(peak)

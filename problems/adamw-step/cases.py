@@ -43,5 +43,9 @@ def cases():
          "args": ([torch.tensor(2.0), torch.zeros(0, 4), torch.ones(3)], [torch.tensor(-1.0), torch.zeros(0, 4), torch.full((3,), 0.25)],
                   [torch.tensor(0.1), torch.zeros(0, 4), torch.zeros(3)], [torch.tensor(0.02), torch.zeros(0, 4), torch.full((3,), 1e-3)], 4),
          "kwargs": {"lr": 1e-2}},
+        {"name": "every hyperparameter left at its default (lr 1e-3, betas (0.9, 0.999), eps 1e-8, wd 1e-2)",
+         "args": _state(8, [(4, 4)], 7, gscale=1e-8)},
+        {"name": "eps 1e-6 beside gradients of 1e-6: eps is half of the denominator",
+         "args": _state(9, [(12,)], 2, gscale=1e-6), "kwargs": {"lr": 1e-2, "eps": 1e-6}},
         {"name": "no parameters", "args": ([], [], [], [], 1)},
     ]

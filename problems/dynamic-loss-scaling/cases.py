@@ -21,4 +21,5 @@ def cases():
         {"name": "a growth that would pass float32's max by 6% (3.2e38 * 1.0625 is fine, * 1.1 is not)", "args": ([False, False, False], 3.2e38, 1.1, 0.5, 1)},
         {"name": "every step overflows", "args": ([True] * 40, 65536.0, 2.0, 0.5, 2)},
         {"name": "exactly growth_interval clean steps, then one more", "args": ([False] * 2001, 65536.0)},
+        {"name": "every argument but the flags left at torch's defaults", "args": ([True, False, True] + [False] * 2000,)},
     ]

@@ -24,5 +24,8 @@ def work(rows, columns):
 
 
 def cases():
-    return [{"name": f"{rows} x {columns} (seed {10 + i})", "args": make_inputs(rows, columns, seed=10 + i)}
-            for i, (rows, columns) in enumerate(CORRECTNESS_SHAPES)]
+    shapes = [{"name": f"{rows} x {columns} (seed {10 + i})", "args": make_inputs(rows, columns, seed=10 + i)}
+              for i, (rows, columns) in enumerate(CORRECTNESS_SHAPES)]
+    # The benchmark keeps the default eps; a case with another one, where it matters (rows of 1e-4).
+    return shapes + [{"name": "eps = 1e-5 (LLaMA 1): 9 x 64 (seed 20)", "args": make_inputs(9, 64, seed=20),
+                      "kwargs": {"eps": 1e-5}}]

@@ -1,6 +1,11 @@
 """Inputs for fused-swiglu: bf16 gate and up projections, with rows of large gates (sigmoid
 saturates; a naive exp(g) / (1 + exp(g)) overflows) and a row of zero gates.
 
+No output lies near a bf16 rounding tie: where silu(g) * u in fp32 is within 2**-16 (relative) of
+the midpoint between two bf16 values, `up` is moved one bf16 step away. Any fp32 computation
+(errors of a few 1e-7) then rounds to the reference's bits, and the tolerance can refuse a second
+rounding, which a kernel computing silu in bf16 makes.
+
 Trusted code: the grader calls it for the correctness cases, and the benchmark calls
 `make_inputs` with a fresh seed for every timed repetition.
 """
@@ -16,7 +21,20 @@ def make_inputs(rows, columns, seed=0, device="cpu"):
     up = torch.randn(rows, columns, device=device, generator=gen)
     gate[1::4] *= 60  # gates of +-100 and beyond: exp(g) overflows fp32 above 88.7
     gate[2::4] = 0.0  # silu(0) = 0
-    return (gate.to(torch.bfloat16), up.to(torch.bfloat16))
+    gate, up = gate.to(torch.bfloat16), up.to(torch.bfloat16)
+    return (gate, _away_from_ties(gate, up))
+
+
+def _away_from_ties(gate, up, margin=2.0 ** -16):
+    g = gate.float()
+    silu = g * torch.sigmoid(g)
+    for _ in range(8):  # a step of up moves the product by ~2**-8: a second try is rare, an eighth never seen
+        y = silu * up.float()
+        near = (y * (1 - margin)).to(torch.bfloat16) != (y * (1 + margin)).to(torch.bfloat16)
+        if not bool(near.any()):
+            return up
+        up = torch.where(near, (up.float() * (1 + 2.0 ** -7)).to(torch.bfloat16), up)
+    raise AssertionError("inputs near a bf16 rounding tie remain")
 
 
 def work(rows, columns):

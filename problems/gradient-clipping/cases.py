@@ -37,6 +37,8 @@ def cases():
         {"name": "all-zero gradients: total 0, unchanged, no NaN", "args": ([torch.zeros(5), torch.zeros(2, 3)], 1.0)},
         {"name": "one entry is -1e15: it is the whole norm", "args": (_huge_entry(), 1.0)},
         {"name": "fp16 gradients whose squares overflow fp16", "args": (_fp16_overflow(), 1.0)},
+        {"name": "vanishing gradients (norm 4e-7, below torch's 1e-6) clipped to 1e-7",
+         "args": (_grads(10, [(8,), (2, 4)], 1e-7), 1e-7)},
         {"name": "bf16 gradients, max_norm 0.5", "args": (_grads(5, [(32,), (6, 6)], 1.0, BF16), 0.5)},
         {"name": "norm_type inf: the largest |g|", "args": (_grads(6, [(12,), (5, 5)], 3.0), 1.5, INF)},
         {"name": "norm_type 1", "args": (_grads(7, [(9,), (2, 7)]), 4.0, 1.0)},

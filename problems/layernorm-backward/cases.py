@@ -3,9 +3,10 @@ import torch
 F32, F64 = torch.float32, torch.float64
 
 
-def _random(seed, shape, dtype=F32, offset=0.0, constant_rows=(), zero_grad=False, eps=1e-5):
+def _random(seed, shape, dtype=F32, offset=0.0, constant_rows=(), zero_grad=False, eps=1e-5, scale=1.0):
+    """Inputs; eps=None leaves eps out (the default, 1e-5)."""
     g = torch.Generator().manual_seed(seed)
-    x = torch.randn(*shape, generator=g, dtype=F64) + offset
+    x = torch.randn(*shape, generator=g, dtype=F64) * scale + offset
     flat = x.view(-1, shape[-1])
     for r in constant_rows:
         flat[r] = float(r) - 1.5          # a constant row: var = 0, x_hat = 0
@@ -13,7 +14,8 @@ def _random(seed, shape, dtype=F32, offset=0.0, constant_rows=(), zero_grad=Fals
     weight = 1.0 + 0.5 * torch.randn(d, generator=g, dtype=F64)
     bias = 0.1 * torch.randn(d, generator=g, dtype=F64)
     grad_out = torch.zeros(*shape, dtype=F64) if zero_grad else torch.randn(*shape, generator=g, dtype=F64)
-    return (x.to(dtype), weight.to(dtype), bias.to(dtype), grad_out.to(dtype), eps)
+    tensors = (x.to(dtype), weight.to(dtype), bias.to(dtype), grad_out.to(dtype))
+    return tensors if eps is None else (*tensors, eps)
 
 
 def _example():
@@ -24,7 +26,10 @@ def _example():
 def cases():
     return [
         {"name": "example: x [1, 2, 3, 4], grad_out [1, 0, 0, 0]", "args": _example()},
-        {"name": "a constant row (var = 0) among others", "args": _random(1, (4, 16), constant_rows=(2,))},
+        {"name": "a constant row (var = 0: 1 / sqrt(eps)) among others, eps left at its default 1e-5",
+         "args": _random(1, (4, 16), constant_rows=(2,), eps=None)},
+        {"name": "rows of variance 1e-6 beside eps = 1e-4, float64", "args": _random(10, (4, 32), dtype=F64, scale=1e-3,
+                                                                                    eps=1e-4)},
         {"name": "every row constant", "args": _random(2, (3, 8), constant_rows=(0, 1, 2))},
         {"name": "3-D [2, 3, 16]: grad_weight sums over both leading dims", "args": _random(3, (2, 3, 16))},
         {"name": "d = 1 (x_hat is always 0)", "args": _random(4, (5, 1))},

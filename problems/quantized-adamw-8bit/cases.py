@@ -39,6 +39,30 @@ def work(NB):
     return 16 * NB * BLOCK
 
 
+def _restarted(NB, seed, step, grad_scale):
+    """The seed's inputs with zero moments (absmax 0), gradients scaled by `grad_scale`, at `step`."""
+    params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, _ = make_inputs(NB, seed=seed)
+    grads = (grads.float() * (grad_scale / 1e-3)).to(torch.bfloat16)
+    return (params, grads, m_code, torch.zeros_like(m_absmax), v_code, torch.zeros_like(v_absmax), qmap1, qmap2, step)
+
+
+def _tuned(NB, seed, step, grad_scale):
+    """The seed's inputs at `step`, with gradients and the second moment scaled down by `grad_scale`
+    (its square for v), so that sqrt(v) is near eps."""
+    params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, _ = make_inputs(NB, seed=seed)
+    grads = (grads.float() * (grad_scale / 1e-3)).to(torch.bfloat16)
+    return (params, grads, m_code, m_absmax * (grad_scale / 1e-3), v_code, v_absmax * (grad_scale / 1e-3) ** 2,
+            qmap1, qmap2, step)
+
+
 def cases():
-    return [{"name": f"{NB} blocks of {BLOCK} (seed {10 + i})", "args": make_inputs(NB, seed=10 + i)}
-            for i, (NB,) in enumerate(CORRECTNESS_SHAPES)]
+    # The seed verifier's inputs (step 137, default hyperparameters), then what they leave untested:
+    # other steps and every hyperparameter.
+    seed_cases = [{"name": f"{NB} blocks of {BLOCK} (seed {10 + i})", "args": make_inputs(NB, seed=10 + i)}
+                  for i, (NB,) in enumerate(CORRECTNESS_SHAPES)]
+    return seed_cases + [
+        {"name": "first step from zero moments (absmax 0), lr 1e-2, wd 0.1",
+         "args": _restarted(2, 20, 1, 1e-3), "kwargs": {"lr": 1e-2, "wd": 0.1}},
+        {"name": "step 10, betas (0.8, 0.95), eps 1e-6 beside sqrt(v) of about 1e-6",
+         "args": _tuned(3, 21, 10, 1e-6), "kwargs": {"beta1": 0.8, "beta2": 0.95, "eps": 1e-6}},
+    ]

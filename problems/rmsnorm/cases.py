@@ -12,11 +12,11 @@ def _random(seed, shape, dtype, scale=1.0, eps=1e-6, zero_rows=()):
     return (x.to(dtype), w.to(dtype), eps)
 
 
-def _tiny_rows():
-    # Rows of magnitude ~1e-4: mean(x**2) ~ 1e-8 is far below eps = 1e-6, which then dominates.
-    x, w, eps = _random(3, (4, 32), BF16)
-    x = (x.float() * torch.tensor([[1e-4], [3e-4], [1e-3], [1.0]])).to(BF16)
-    return (x, w, eps)
+def _tiny_rows(seed, dtype, scales):
+    # Rows scaled down so that mean(x**2) is at or below eps, which then dominates the norm.
+    x, w, _ = _random(seed, (len(scales), 32), dtype)
+    x = (x.float() * torch.tensor(scales)[:, None]).to(dtype)
+    return (x, w)
 
 
 def cases():
@@ -25,7 +25,10 @@ def cases():
          "args": (torch.tensor([[1.0, 2.0, 3.0, 4.0]]), torch.tensor([1.0, 1.0, 0.5, 2.0]), 1e-6)},
         {"name": "a zero row (rstd = 1 / sqrt(eps)) among others", "args": _random(1, (3, 8), F32, zero_rows=(1,))},
         {"name": "eps = 1e-5 (LLaMA 1), float32 [4, 48]", "args": _random(2, (4, 48), F32, eps=1e-5)},
-        {"name": "tiny rows (~1e-4): eps dominates, bf16", "args": _tiny_rows()},
+        {"name": "tiny rows (~1e-4), eps left at its default 1e-6: eps dominates, bf16",
+         "args": _tiny_rows(3, BF16, [1e-4, 3e-4, 1e-3, 1.0])},
+        {"name": "eps = 1e-3 beside rows of ~1e-2 to 1e-1: eps dominates, float32",
+         "args": _tiny_rows(10, F32, [1e-2, 3e-2, 1e-1]), "kwargs": {"eps": 1e-3}},
         {"name": "fp16 values ~500: x ** 2 overflows float16", "args": _random(4, (4, 64), F16, scale=500.0)},
         {"name": "fp16 with a zero row", "args": _random(5, (3, 40), F16, zero_rows=(2,))},
         {"name": "bf16 hidden states [2, 5, 256]", "args": _random(6, (2, 5, 256), BF16)},

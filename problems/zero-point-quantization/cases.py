@@ -21,6 +21,9 @@ def cases():
     return [
         {"name": "example: scale 1/128, zero point 128", "args": _t([-1.0, 0.0, 2.5 / 128, 0.9921875])},
         {"name": "exact halves round to even", "args": _t(TIES)},
+        # scale 1, zero point 154 (round(153.5) is 154): 101.5 rounds to 102, and 102 + 154 = 256 > 255.
+        {"name": "the top of the range rounds past 255 (lo -153.5, hi 101.5): the clamp decides",
+         "args": _t([-153.5, 0.0, 101.5, 50.25])},
         {"name": "all zeros (scale 1.0, zero point 0)", "args": (torch.zeros(3, 4),)},
         {"name": "constant 2.5 (range [0, 2.5])", "args": (torch.full((5,), 2.5),)},
         {"name": "all negative (zero point 255)", "args": _t([-2.0, -0.5, -1.25, -0.25])},

@@ -69,7 +69,8 @@ async def test_show_problem_by_slug_and_by_solution(shared: KataClient, uri: str
     shown = len(shared.shown_documents)
     problem = await shared.command("kata.showProblem", "fixture-scale")
     assert problem["slug"] == "fixture-scale" and problem["title"] == "Scale a number"
-    assert "Return `x * factor`." in problem["markdown"]
+    assert "Return `x * factor`: `x` multiplied by" in problem["markdown"]
+    assert "把 `x` 乘以系数。" in problem["markdown"]  # rendered: the wrapped Chinese line joined
     assert problem["uri"].endswith("fixture-scale/README.md")
     assert shared.shown_documents[shown].uri == problem["uri"]
 

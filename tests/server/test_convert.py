@@ -232,7 +232,9 @@ def test_hover_shows_the_problem_its_limits_and_tolerance_then_the_statement(pro
     assert "**Limits:** 20 s per case, 256 MB" in text
     assert "**Tolerance:** |actual − expected| ≤ atol 0.0001 + rtol 0.0001 · |expected|" in text
     assert "Last result" not in text
-    assert text.endswith("---\n\n" + problem.statement.strip())
+    # The statement, its Chinese wrapped line joined without the space Markdown would put there.
+    assert text.endswith("---\n\n# Scale a number\n\n## English\n\nReturn `x * factor`: `x` multiplied by\n"
+                         "the factor.\n\n## 中文\n\n返回 `x * factor`：把 `x` 乘以系数。")
 
 
 def test_hover_shows_the_last_result_per_case_with_cells_kept_in_their_column(problem: Problem):

@@ -55,7 +55,8 @@ async def test_hover_on_the_entry_point_shows_limits_tolerances_and_the_last_res
     assert "atol 0.0001" in text and "rtol 0.0001" in text
     assert "wrong answer, 0/3 cases passed" in text
     assert "| 1 two times three | failed |" in text
-    assert "Return `x * factor`." in text  # the statement
+    assert "Return `x * factor`: `x` multiplied by\nthe factor." in text  # the statement
+    assert "把 `x` 乘以系数。" in text  # its Chinese wrapped line joined without a space
 
     elsewhere = await shared.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri), types.Position(2, 6)))
