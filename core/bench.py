@@ -234,10 +234,11 @@ class _Session:
         reference_reps: list[tuple[float | None, float]] = []
         for index, seed in enumerate(seeds):
             # The warm-up calls (on seed WARMUP_SEED's inputs) come with the first repetition only.
+            warmup_calls = warmup if index == 0 else 0
             payload = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs,
                        "shape": list(shape), "device": "cuda" if self.cuda else "cpu", "timed": timed,
-                       "warmup": warmup if index == 0 else 0, "warmup_seed": WARMUP_SEED, "seeds": [seed]}
-            timeout = self.problem.limits.shape_timeout(payload["warmup"] + 1)
+                       "warmup": warmup_calls, "warmup_seed": WARMUP_SEED, "seeds": [seed]}
+            timeout = self.problem.limits.shape_timeout(warmup_calls + 1)
             outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)

@@ -140,7 +140,7 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
                 _empty_cache()
     # What this request spent besides its calls (the warm-up's included): the trusted reference's is the
     # grader's measure of what preparing a repetition costs.
-    overhead_ms = (_perf_counter() - began) * 1e3 - sum(rep["wall_ms"] for rep in reps)
+    overhead_ms = (_perf_counter() - began) * 1e3 - sum(float(rep["wall_ms"] or 0.0) for rep in reps)
     return {"reps": reps, "output": output, "replaced": _replaced(maker), "overhead_ms": overhead_ms}
 
 

@@ -102,13 +102,13 @@ class InputArena:
         """The case's arguments as sent (its shared tensors as placeholders), its bytes written afresh."""
         start, length = self.spans[case]
         self.memory[start:start + length] = self.pristine[case]
-        args, kwargs = list(args), dict(kwargs)
+        positional, named = list(args), dict(kwargs)
         for key, placed in self.regions[case].items():
             if isinstance(key, str):
-                kwargs[key] = placed
+                named[key] = placed
             else:
-                args[key] = placed
-        return tuple(args), kwargs
+                positional[key] = placed
+        return tuple(positional), named
 
     def after_call(self, case: int) -> dict[Any, Any]:
         """The case's shared arguments as the call left them, read by the grader from the shared memory."""
