@@ -122,7 +122,7 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
     check("deterministic cases", deterministic)
     for path in kind_of(problem).wrong_solutions(problem):
         expected = expected_verdict(path)
-        label = f"wrong/{path.name}"
+        label = str(path.relative_to(problem.folder))
         if expected not in VERDICTS or expected == "accepted":
             result.failures.append(f"{label}: its first lines must say `# expect: <verdict>` (one of "
                                    f"{', '.join(v for v in VERDICTS if v != 'accepted')})")

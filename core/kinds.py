@@ -134,8 +134,9 @@ class Native:
         return str(problem.folder / "reference.py")
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
+        """wrong/*.py (mistakes) and wrong/cheats/*.py (shortcuts that skip what the kata teaches)."""
         wrong = problem.folder / "wrong"
-        return sorted(wrong.glob("*.py")) if wrong.is_dir() else []
+        return sorted([*wrong.glob("*.py"), *(wrong / "cheats").glob("*.py")]) if wrong.is_dir() else []
 
     def simulation(self, problem: Problem) -> Path | None:
         path = problem.folder / "simulation.py"
