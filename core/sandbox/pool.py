@@ -84,6 +84,7 @@ class CallResult:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     output: str = ""
+    launches: int = 0  # Triton kernels the call launched, as the worker counted them (a teaching guard)
 
 
 class CancelToken:
@@ -244,7 +245,7 @@ class Worker:
             self.state = "ready"
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
-        result.time_ms = reply.time_ms or result.time_ms
+        result.time_ms, result.launches = reply.time_ms or result.time_ms, reply.launches
         if reply.status == "started":
             result.value = reply.value
             return result
