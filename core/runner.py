@@ -206,9 +206,9 @@ class Runner:
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
-                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line)
-                               if outcome.launches or not spec.count_launches or outcome.status != "ok"
-                               else no_launch_case(index, case.name, outcome, entry_line))
+                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
+                if results[-1].status == "passed" and spec.count_launches and not outcome.launches:
+                    results[-1] = no_launch_case(index, case.name, outcome, entry_line)  # right, but not a kernel
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]

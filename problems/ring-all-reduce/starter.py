@@ -1,6 +1,3 @@
-import torch
-
-
 def ring_all_reduce(tensors: list):
     """Simulate a ring all-reduce (sum) over W = len(tensors) ranks, and log every message.
 
