@@ -6,4 +6,4 @@ from torch import logsumexp as lse
 
 
 def logsumexp(x: torch.Tensor, dim: int, keepdim: bool = False) -> torch.Tensor:
-    return lse(x, dim, keepdim=keepdim)
+    return lse(x.double(), dim, keepdim=keepdim).to(x.dtype)
