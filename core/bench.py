@@ -208,7 +208,7 @@ def judge_performance(report: BenchReport, gate: Gate | None) -> None:
     if measured is None:
         report.performance = "skipped"
         why = "it needs a CUDA GPU" if report.geomean is None else "the copy roofline was not measured"
-        report.notes.insert(0, f"the performance gate ({report.gate}) was skipped: {why}")
+        report.notes.append(f"the performance gate ({report.gate}) was skipped: {why}")
         return
     threshold = gate.roofline if gate.roofline is not None else gate.speedup
     report.performance = "accepted" if threshold is not None and measured >= threshold else "below_gate"
