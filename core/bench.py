@@ -18,7 +18,7 @@ It follows the seed verifier (shared/seeds/quantized_adamw_verifier.py) and adds
   fraction of the roofline, or a speedup over the eager reference, and "correct, below the gate"
   under it. Without CUDA there is no figure to hold to it: the gate is skipped, and said so.
 - A problem whose calls must launch a Triton kernel ([grading] triton_launch) is refused at the
-  first call that launched none, before any timing.
+  first right answer whose call launched none.
 
 The reference, the roofline and the expected outputs come from a second worker that runs only
 trusted code (reference.py, cases.py, benchtime); this process never touches the GPU and never
@@ -278,8 +278,6 @@ class _Session:
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)
                 raise Rejected(f"{where}: {failed.message}", failed.line)
-            if self.problem.grading.triton_launch and not outcome.launches:
-                raise Rejected(f"{where}: {NO_LAUNCH_MESSAGE}")
             (rep,), output, _ = _timing(outcome.value, where)
             # Stopped, nothing the solution left running (a thread, a process) can change the output
             # between its repetition and the check.
@@ -296,6 +294,8 @@ class _Session:
                 repetition = f", repetition {index + 1} of {len(seeds)}" if len(seeds) > 1 else ""
                 raise Rejected(f"{where}{repetition}, the call on seed {seed}'s inputs{warmed if index == 0 else ''}: "
                                f"{comparison.message}")
+            if self.problem.grading.triton_launch and not outcome.launches:  # right, but not a kernel
+                raise Rejected(f"{where}: {NO_LAUNCH_MESSAGE}")
             if timed:
                 within_host_clock(rep, host_ms, overhead_ms, where)
             reps.append(rep)
