@@ -33,6 +33,7 @@ from . import convert
 from .scheduler import Run, Scheduler
 
 if TYPE_CHECKING:
+    from infrakata.core.doctor import Diagnosis
     from infrakata.core.runner import Runner
 
 log = logging.getLogger(__name__)
@@ -156,11 +157,25 @@ class KataServer(LanguageServer):
                 self.pool.start()
                 self._runner = Runner(self.pool)
 
-    async def report_sandbox(self) -> None:
-        """Once at start: the sandbox's layers in the log, and a warning naming any that is missing."""
-        from infrakata.core.doctor import diagnose, format_diagnosis, warning_line
+    def warm_up(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At initialize, on a thread of its own: the workers started, then (once the zygote has probed
+        the sandbox) its layers in the log, and a warning naming any that is missing, on `loop`."""
+        from infrakata.core.doctor import diagnose
 
-        diagnosis = await asyncio.to_thread(diagnose, self.workers())
+        self.start_workers()
+        try:
+            diagnosis = diagnose(self.workers())
+        except Exception as error:  # noqa: BLE001 - the first grading will say what is wrong
+            log.warning("the worker pool did not start: %s", error)
+            return
+        try:
+            loop.call_soon_threadsafe(self.report_sandbox, diagnosis)
+        except RuntimeError:  # the server stopped meanwhile
+            pass
+
+    def report_sandbox(self, diagnosis: Diagnosis) -> None:
+        from infrakata.core.doctor import format_diagnosis, warning_line
+
         self.window_log_message(types.LogMessageParams(types.MessageType.Info, f"kata: {format_diagnosis(diagnosis)}"))
         line = warning_line(diagnosis.layers)
         if line is not None:

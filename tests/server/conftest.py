@@ -129,6 +129,11 @@ def _lens_refresh(client: KataClient, params: None) -> None:
     client.news()
 
 
+def _log_message(client: KataClient, params: types.LogMessageParams) -> None:
+    DEFAULT_CLIENT_FEATURES[types.WINDOW_LOG_MESSAGE](client, params)
+    client.news()
+
+
 def _show_message(client: KataClient, params: types.ShowMessageParams) -> None:
     client.messages.append(params)
     client.news()
@@ -162,6 +167,7 @@ def make_client() -> KataClient:
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
         types.WINDOW_SHOW_MESSAGE: _show_message,
+        types.WINDOW_LOG_MESSAGE: _log_message,
         types.WINDOW_SHOW_MESSAGE_REQUEST: _show_message_request,
         types.PROGRESS: _progress,
         types.WORKSPACE_CODE_LENS_REFRESH: _lens_refresh,
