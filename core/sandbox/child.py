@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ..limits import MIB, WorkerLimits, resident_bytes
+from . import trace
 from .protocol import CallRequest, ErrorInfo, ErrorKind, Reply, SolutionSpec, reply_to_wire
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
@@ -226,6 +227,7 @@ def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorI
     entry = module.__dict__.get(spec.entry_point)
     if not callable(entry):
         return None, ErrorInfo("NameError", f"the solution defines no function '{spec.entry_point}' (the entry point)")
+    trace.loaded(spec.source, code, entry, spec.entry_point)  # issue 17: what recording a call needs
     return entry, None
 
 
@@ -264,17 +266,22 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str) -> Rep
         args, kwargs, call = (entry, request.payload), {}, target
     else:
         call = entry
+    # issue 17: the returning line, the writes and the values of a call; never inside a harness (the
+    # benchmark's timed region).
+    recorder = trace.start(request.trace, args, kwargs, request.snapshot) if request.op == "call" else None
     start = time.perf_counter()
     try:
         value = call(*args, **kwargs)
     except BaseException as error:  # noqa: BLE001
-        return Reply("error", error=error_info(error, filename), time_ms=(time.perf_counter() - start) * 1e3)
+        elapsed = (time.perf_counter() - start) * 1e3
+        return Reply("error", error=error_info(error, filename), time_ms=elapsed, recording=trace.stop(recorder))
     elapsed = (time.perf_counter() - start) * 1e3
+    recording = trace.stop(recorder)
     state = {}
     for key in request.snapshot:
         arg = kwargs[key] if isinstance(key, str) else args[key]
         state[key] = snapshot(arg)
-    return Reply("ok", sanitize(value), state, time_ms=elapsed)
+    return Reply("ok", sanitize(value), state, time_ms=elapsed, recording=recording)
 
 
 def start_session() -> None:

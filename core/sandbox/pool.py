@@ -43,6 +43,7 @@ from .protocol import (
     encode_event,
     reply_from_wire,
 )
+from .trace import Recording, TraceLevel
 from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
 
 log = logging.getLogger("infrakata.sandbox")
@@ -68,6 +69,7 @@ class CallResult:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     output: str = ""
+    recording: Recording | None = None  # issue 17: the returning line, the writes, the values (trace.py)
 
 
 class CancelToken:
@@ -170,8 +172,9 @@ class Worker:
         return self.state in ("ready", "errored")
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
-             timeout: float, device: str = "cpu") -> CallResult:
-        return self._request(CallRequest("call", tuple(args), dict(kwargs), tuple(snapshot), device), timeout)
+             timeout: float, device: str = "cpu", trace: TraceLevel = "off") -> CallResult:
+        return self._request(CallRequest("call", tuple(args), dict(kwargs), tuple(snapshot), device, trace=trace),
+                             timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
         return self._request(CallRequest("harness", target=target, payload=payload), timeout)
@@ -218,6 +221,7 @@ class Worker:
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
         result.value, result.state, result.time_ms = reply.value, reply.state, reply.time_ms or result.time_ms
+        result.recording = reply.recording  # issue 17
         return result
 
     def _result(self, status: str, error: ErrorInfo | None, started: float) -> CallResult:

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from ..limits import WorkerLimits
+from .trace import Recording, TraceLevel, recording_from_wire  # issue 17: what a call shows beyond its output
 
 ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
 ReplyStatus = Literal["started", "ready", "ok", "error"]
@@ -62,6 +63,7 @@ class CallRequest:
     device: str = "cpu"  # where the arguments go before the call
     target: str = ""
     payload: Any = None
+    trace: TraceLevel = "off"  # issue 17: what to record of a "call" (core/sandbox/trace.py); never of a harness
 
 
 # -- worker -> grader ------------------------------------------------------------------------------
@@ -82,6 +84,7 @@ class Reply:
     state: dict[Any, Any] = field(default_factory=dict)  # the snapshot arguments after the call
     error: ErrorInfo | None = None
     time_ms: float = 0.0
+    recording: Recording | None = None  # issue 17: the returning line, the writes, the values of a call
 
 
 def reply_to_wire(reply: Reply) -> dict[str, Any]:
@@ -106,7 +109,11 @@ def reply_from_wire(raw: Any) -> Reply:
         _check(error["kind"] in get_args(ErrorKind), f"unknown error kind {error['kind']!r}")
         _check(error["line"] is None or type(error["line"]) is int, "malformed error line")
         error = ErrorInfo(**error)
-    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]))
+    try:  # issue 17: types, counts, lengths and line numbers, strings cleaned (core/sandbox/trace.py)
+        recording = recording_from_wire(raw["recording"])
+    except ValueError as problem:
+        raise ProtocolError(str(problem)) from None
+    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]), recording)
 
 
 # -- grader <-> zygote ------------------------------------------------------------------------------

@@ -1,0 +1,517 @@
+"""What a call of the solution shows beyond its output: which line returned it, which line last wrote
+each graded argument, and (asked for) the values of its arguments and of the entry point's locals.
+
+The worker (child.py) records each `call` request, never a `harness` one (the benchmark's timed
+region). Only the solution's own code objects are watched: with sys.monitoring (Python 3.12+) the
+events are set on those code objects alone; with sys.settrace (before 3.12) the global function
+declines every other frame at its first event. Recorded per call:
+
+- `line`: where the entry point's frame returned (or last yielded) its output;
+- `writes`: for each argument whose state after the call is graded or checked (the request's
+  `snapshot`), the solution's line that was running when it last changed, where a change can be
+  seen (tensors' version counters, a container's items, a module's or optimizer's tensors);
+- `values` (level "values"): the arguments as the call began, at their parameters' lines, and the
+  entry point's locals as it ended, at the last line of their last executed assignment
+  (core/values.py formats them; its own frames only: a helper's locals are not recorded).
+
+Everything is capped: line events per call (after which only returns are seen, and a write after
+that is no longer attributed), the values per call and the time spent formatting them, and each
+string's length. `recording_from_wire` enforces every cap again on the grader's side, where the
+worker is not trusted once the solution has run. Nothing here reads a file: the source and the code
+objects come from the worker's own compilation of the SolutionSpec (`loaded`).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import sys
+import time
+import types
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, fields
+from itertools import islice
+from typing import Any, Literal
+
+from ..values import DETAIL_CHARS, LABEL_CHARS, MAX_VALUES, NAME_CHARS, InlineValue, detail, label
+
+TraceLevel = Literal["off", "lines", "values"]
+TRACE_LEVELS: tuple[TraceLevel, ...] = ("off", "lines", "values")
+MAX_LINE_EVENTS = 20_000  # per call; then only returns are recorded
+FORMAT_BUDGET_S = 0.05  # per call, for formatting values
+MAX_WRITES = 64
+MAX_LINE = 10_000_000
+WATCHED_TENSORS = 256  # per argument: beyond this, its writes are not followed
+WATCHED_ITEMS = 256  # a list's or dict's items
+_ArgKey = int | str
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+@dataclass(frozen=True)
+class Recording:
+    line: int | None = None  # the line that returned the output (1-based); None where not seen
+    writes: tuple[tuple[_ArgKey, int], ...] = ()  # (argument, the line that last wrote it)
+    values: tuple[InlineValue, ...] = ()
+
+    def write_line(self, key: _ArgKey) -> int | None:
+        return next((line for k, line in self.writes if k == key), None)
+
+
+# -- the solution, as recording needs it ----------------------------------------------------------
+
+@dataclass
+class _Solution:
+    """Computed once per worker: the solution's code objects, its entry point's code, and the entry
+    point's parameters and assignments by line (from the source's syntax tree)."""
+
+    codes: list[types.CodeType]
+    code_ids: frozenset[int]
+    entry_code: types.CodeType | None
+    parameter_lines: dict[str, int] = field(default_factory=dict)
+    # a line of an assignment statement -> (that statement's last line, the names it binds)
+    assignments: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+
+
+_solution: _Solution | None = None
+
+
+def loaded(source: str, module_code: types.CodeType, entry: Any, entry_point: str) -> None:
+    """The solution module has been compiled and run: remember what recording needs."""
+    global _solution
+    codes: list[types.CodeType] = []
+    pending = [module_code]
+    while pending:
+        code = pending.pop()
+        codes.append(code)
+        pending += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    code_ids = frozenset(map(id, codes))
+    function = entry
+    while hasattr(function, "__wrapped__") and getattr(function, "__code__", None) is None:
+        function = function.__wrapped__
+    entry_code = getattr(function, "__code__", None)
+    if id(entry_code) not in code_ids:
+        entry_code = None
+    _solution = _Solution(codes, code_ids, entry_code)
+    if entry_code is not None:
+        definition = _definition(source, entry_point, entry_code)
+        if definition is not None:
+            _solution.parameter_lines = _parameter_lines(definition)
+            _solution.assignments = _assignments(definition)
+
+
+def _definition(source: str, name: str, code: types.CodeType) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    found = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and node.name == name]
+    # co_firstlineno is the first decorator's line, where there is one.
+    return next((node for node in reversed(found)
+                 if (node.decorator_list[0].lineno if node.decorator_list else node.lineno) == code.co_firstlineno),
+                found[-1] if found else None)
+
+
+def _parameter_lines(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
+    arguments = definition.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return {a.arg: a.lineno for a in every}
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    """The names an assignment target binds or writes into (`x`, `a, b`, `acc[i]`, `state.m`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    if isinstance(target, (ast.Subscript, ast.Attribute)):
+        return _bound_names(target.value)
+    return []
+
+
+def _assignments(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[int, tuple[str, ...]]]:
+    """Every line of each assignment in the function's own scope (not in nested functions or
+    classes) -> the statement's last line and the names it binds. For a `for` or `with`, the header."""
+    table: dict[int, tuple[int, tuple[str, ...]]] = {}
+
+    def add(first: int, last: int, names: list[str]) -> None:
+        for line in range(first, last + 1):
+            end, known = table.get(line, (last, ()))
+            table[line] = (max(end, last), tuple(dict.fromkeys((*known, *names))))
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            last = node.end_lineno or node.lineno
+            if isinstance(node, ast.Assign):
+                add(node.lineno, last, [n for t in node.targets for n in _bound_names(t)])
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and getattr(node, "value", None) is not None:
+                add(node.lineno, last, _bound_names(node.target))
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                add(node.lineno, node.iter.end_lineno or node.lineno, _bound_names(node.target))
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                targets = [n for item in node.items if item.optional_vars is not None
+                           for n in _bound_names(item.optional_vars)]
+                if targets:
+                    add(node.lineno, node.items[-1].context_expr.end_lineno or node.lineno, targets)
+            for block in ("body", "orelse", "finalbody"):
+                visit(getattr(node, block, []) or [])
+            for handler in getattr(node, "handlers", []) or []:
+                visit(handler.body)
+            for case in getattr(node, "cases", []) or []:
+                visit(case.body)
+
+    visit(definition.body)
+    return table
+
+
+# -- watching graded arguments ---------------------------------------------------------------------
+
+def _tensor_versions(tensors: list[Any]) -> Callable[[], Hashable]:
+    return lambda: tuple(t._version for t in tensors)
+
+
+def _fingerprint(value: Any) -> Callable[[], Hashable] | None:
+    """A cheap function whose result changes when `value` is written in place; None where no such
+    change can be seen."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        if isinstance(value, torch.Tensor):
+            return lambda: value._version
+        if isinstance(value, torch.nn.Module):
+            tensors = list(islice(value.state_dict(keep_vars=True).values(), WATCHED_TENSORS + 1))
+            return _tensor_versions(tensors) if len(tensors) <= WATCHED_TENSORS else None
+        if isinstance(value, torch.optim.Optimizer):
+            # Its state is made at the first step: the count of its entries shows that write too.
+            state = value.state
+            return lambda: (len(state), tuple(t._version for entry in islice(state.values(), WATCHED_TENSORS)
+                                              for t in entry.values() if isinstance(t, torch.Tensor)))
+    if isinstance(value, (list, dict)) and len(value) <= WATCHED_ITEMS:
+        tensor = torch.Tensor if torch is not None else ()
+        items = value.values if isinstance(value, dict) else value.__iter__
+        # Its length, which items it holds in which order, and their versions where they are tensors.
+        return lambda: (len(value), tuple(v._version if isinstance(v, tensor) else id(v)
+                                          for v in islice(items(), WATCHED_ITEMS)))
+    return None
+
+
+# -- recording a call ------------------------------------------------------------------------------
+
+class Recorder:
+    """One call's recording. The backends (below) call started/line/returned/unwound for the
+    solution's frames only; a failure here ends the recording, never the call."""
+
+    def __init__(self, solution: _Solution, level: TraceLevel, watched: list[tuple[_ArgKey, Any]]):
+        self.solution = solution
+        self.with_values = level == "values"
+        self.entry: types.FrameType | None = None
+        self.done = False
+        self.line: int | None = None
+        self.lines_left = MAX_LINE_EVENTS
+        self.current_line: int | None = None  # the solution's line running now, in whatever frame
+        self.watched: list[tuple[_ArgKey, Callable[[], Hashable], Hashable]] = []
+        for key, value in watched:
+            function = _fingerprint(value)
+            if function is not None:
+                self.watched.append((key, function, function()))
+        self.writes: dict[_ArgKey, int] = {}
+        self.assigned: dict[str, int] = {}  # local -> the last line of its last assignment
+        self.values: list[InlineValue] = []
+        self.format_deadline = 0.0
+
+    @property
+    def lines_everywhere(self) -> bool:
+        """Line events in every solution frame (to see writes), not just the entry point's."""
+        return bool(self.watched) and self.lines_left > 0
+
+    def wants_lines(self, frame: types.FrameType) -> bool:
+        return self.lines_left > 0 and (bool(self.watched) or (self.with_values and frame is self.entry))
+
+    def _check_writes(self) -> None:
+        for index, (key, function, before) in enumerate(self.watched):
+            now = function()
+            if now != before:
+                self.watched[index] = (key, function, now)
+                if self.current_line is not None and self.lines_left > 0:
+                    self.writes[key] = self.current_line
+                else:  # written where lines are no longer seen: the last write is unknown
+                    self.writes.pop(key, None)
+
+    def started(self, frame: types.FrameType) -> None:
+        if self.done:
+            return
+        self._check_writes()
+        if self.entry is None and self.solution.entry_code in (None, frame.f_code):
+            self.entry = frame
+            if self.with_values:
+                self.format_deadline = time.perf_counter() + FORMAT_BUDGET_S
+                self._arguments(frame)
+
+    def line_event(self, frame: types.FrameType, line: int) -> bool:
+        """-> whether line events are still wanted."""
+        if self.done:
+            return False
+        self.lines_left -= 1
+        if self.lines_left < 0:
+            return False
+        self._check_writes()
+        self.current_line = line
+        if frame is self.entry:
+            assignment = self.solution.assignments.get(line)
+            if assignment is not None:
+                last, names = assignment
+                for name in names:
+                    self.assigned[name] = last
+        return True
+
+    def returned(self, frame: types.FrameType) -> None:
+        if self.done:
+            return
+        self._check_writes()
+        if frame is self.entry:
+            self.line = frame.f_lineno
+            if not frame.f_code.co_flags & _RESUMABLE:  # a generator or coroutine may yield again
+                self._finish(frame)
+
+    def unwound(self, frame: types.FrameType) -> None:
+        if not self.done and frame is self.entry:
+            self._check_writes()
+            self._finish(frame)
+
+    def _finish(self, frame: types.FrameType) -> None:
+        self.done = True
+        if self.with_values:
+            self._locals(frame)
+
+    def _add(self, line: int, kind: Literal["argument", "local"], name: str, value: Any) -> bool:
+        if len(self.values) >= MAX_VALUES or time.perf_counter() > self.format_deadline:
+            return False
+        self.values.append(InlineValue(line, kind, name[:NAME_CHARS], label(value), detail(value)))
+        return True
+
+    def _arguments(self, frame: types.FrameType) -> None:
+        code = frame.f_code
+        count = (code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)
+                 + bool(code.co_flags & inspect.CO_VARKEYWORDS))
+        found = frame.f_locals
+        for name in code.co_varnames[:count]:
+            if name in found and not self._add(self.solution.parameter_lines.get(name, code.co_firstlineno),
+                                               "argument", name, found[name]):
+                return
+
+    def _locals(self, frame: types.FrameType) -> None:
+        self.format_deadline = max(self.format_deadline, time.perf_counter() + FORMAT_BUDGET_S / 2)
+        found = frame.f_locals
+        for name, line in sorted(self.assigned.items(), key=lambda item: item[1]):
+            if name in found and not self._add(line, "local", name, found[name]):
+                return
+
+    def recording(self) -> Recording:
+        return Recording(self.line, tuple(self.writes.items())[:MAX_WRITES], tuple(self.values))
+
+
+class _Settrace:
+    """Before Python 3.12: a global trace function that takes the solution's frames only."""
+
+    def __init__(self, recorder: Recorder):
+        self.recorder = recorder
+        self.code_ids = recorder.solution.code_ids
+
+    def start(self) -> None:
+        sys.settrace(self._frame)
+
+    def stop(self) -> None:
+        sys.settrace(None)
+
+    def _frame(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        if id(frame.f_code) not in self.code_ids:
+            return None
+        recorder = self.recorder
+        try:
+            recorder.started(frame)
+            frame.f_trace_lines = recorder.wants_lines(frame)
+        except Exception:  # noqa: BLE001 - recording must never change what the solution does
+            recorder.done = True
+            return None
+        return self._event
+
+    def _event(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        recorder = self.recorder
+        try:
+            if event == "line":
+                if not recorder.line_event(frame, frame.f_lineno):
+                    frame.f_trace_lines = False
+            elif event == "return":
+                recorder.returned(frame)
+        except Exception:  # noqa: BLE001
+            recorder.done = True
+            return None
+        return self._event
+
+
+class _Monitoring:
+    """Python 3.12 and later: events set on the solution's code objects alone."""
+
+    _tool: int | None = None
+
+    def __init__(self, recorder: Recorder):
+        self.recorder = recorder
+        self.monitoring: Any = getattr(sys, "monitoring")  # noqa: B009 - absent before 3.12
+        self.events = self.monitoring.events
+
+    @classmethod
+    def available(cls) -> bool:
+        if not hasattr(sys, "monitoring"):
+            return False
+        if cls._tool is None:
+            monitoring: Any = getattr(sys, "monitoring")  # noqa: B009
+            for tool in (3, 4, 0, 1, 2, 5):  # the unassigned ids first
+                if monitoring.get_tool(tool) is None:
+                    monitoring.use_tool_id(tool, "infrakata")
+                    cls._tool = tool
+                    break
+        return cls._tool is not None
+
+    def start(self) -> None:
+        monitoring, events, tool = self.monitoring, self.events, self._tool
+        for event, callback in ((events.PY_START, self._start), (events.LINE, self._line),
+                                (events.PY_RETURN, self._return), (events.PY_YIELD, self._return),
+                                (events.PY_UNWIND, self._unwind)):
+            monitoring.register_callback(tool, event, callback)
+        self._set(with_lines=self.recorder.lines_everywhere)
+        monitoring.set_events(tool, events.PY_UNWIND)  # not a local event: filtered in _unwind
+
+    def _set(self, with_lines: bool, entry_lines: bool = False) -> None:
+        events = self.events
+        base = events.PY_START | events.PY_RETURN | events.PY_YIELD
+        entry = self.recorder.solution.entry_code
+        for code in self.recorder.solution.codes:
+            lines = with_lines or (entry_lines and code is entry)
+            self.monitoring.set_local_events(self._tool, code, base | (events.LINE if lines else 0))
+
+    def stop(self) -> None:
+        for code in self.recorder.solution.codes:
+            self.monitoring.set_local_events(self._tool, code, 0)
+        self.monitoring.set_events(self._tool, 0)
+
+    def _start(self, code: types.CodeType, offset: int) -> Any:
+        recorder = self.recorder
+        try:
+            had_entry = recorder.entry is not None
+            recorder.started(sys._getframe(1))
+            if not had_entry and recorder.entry is not None and recorder.with_values and not recorder.watched:
+                self._set(with_lines=False, entry_lines=True)  # the entry point's locals only
+        except Exception:  # noqa: BLE001
+            recorder.done = True
+        return None
+
+    def _line(self, code: types.CodeType, line: int) -> Any:
+        recorder = self.recorder
+        try:
+            frame = sys._getframe(1)
+            if not recorder.line_event(frame, line):
+                self._set(with_lines=False)
+        except Exception:  # noqa: BLE001
+            recorder.done = True
+        return None
+
+    def _return(self, code: types.CodeType, offset: int, value: Any) -> Any:
+        try:
+            self.recorder.returned(sys._getframe(1))
+        except Exception:  # noqa: BLE001
+            self.recorder.done = True
+        return None
+
+    def _unwind(self, code: types.CodeType, offset: int, exception: BaseException) -> Any:
+        if id(code) in self.recorder.solution.code_ids:
+            try:
+                self.recorder.unwound(sys._getframe(1))
+            except Exception:  # noqa: BLE001
+                self.recorder.done = True
+        return None
+
+
+Backend = _Settrace | _Monitoring
+
+
+def start(level: TraceLevel, args: tuple[Any, ...], kwargs: dict[str, Any], snapshot: tuple[_ArgKey, ...],
+          backend: str = "") -> tuple[Recorder, Backend] | None:
+    """Begin recording a call of the loaded solution (None: nothing to record). `backend`:
+    "settrace" or "monitoring" to choose one (tests); by default sys.monitoring where it exists."""
+    if level == "off" or _solution is None:
+        return None
+    try:
+        watched = [(key, kwargs[key] if isinstance(key, str) else args[key]) for key in snapshot
+                   if (key in kwargs if isinstance(key, str) else 0 <= key < len(args))]
+        recorder = Recorder(_solution, level, watched)
+        use_monitoring = backend == "monitoring" or (not backend and _Monitoring.available())
+        tracer: Backend = _Monitoring(recorder) if use_monitoring and _Monitoring.available() else _Settrace(recorder)
+        tracer.start()
+    except Exception:  # noqa: BLE001 - a call is made whether or not it can be recorded
+        return None
+    return recorder, tracer
+
+
+def stop(started: tuple[Recorder, Backend] | None) -> Recording | None:
+    if started is None:
+        return None
+    recorder, tracer = started
+    try:
+        tracer.stop()
+        return recorder.recording()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+# -- the grader's side -----------------------------------------------------------------------------
+
+_UNSEEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def _check(condition: bool, what: str) -> None:
+    if not condition:
+        raise ValueError(f"recording: {what}")
+
+
+def _line(value: Any, what: str) -> int:
+    _check(type(value) is int and 1 <= value <= MAX_LINE, f"{what} is not a line number")
+    return int(value)
+
+
+def _text(value: Any, limit: int, what: str, lines: bool = False) -> str:
+    _check(type(value) is str and len(value) <= limit, f"{what} is not a string of at most {limit} characters")
+    text = _UNSEEN.sub("", value.replace("\t", " "))
+    return text if lines else text.replace("\n", " ")
+
+
+def recording_from_wire(raw: Any) -> Recording | None:
+    """A worker's recording, validated field by field: types, counts, lengths, line numbers. Strings
+    lose control and invisible formatting characters, so an editor shows what they say."""
+    if raw is None:
+        return None
+    _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(Recording)}, "not a recording")
+    line = None if raw["line"] is None else _line(raw["line"], "line")
+    writes, values = raw["writes"], raw["values"]
+    _check(isinstance(writes, (tuple, list)) and len(writes) <= MAX_WRITES, "malformed writes")
+    checked_writes = []
+    for write in writes:
+        _check(isinstance(write, (tuple, list)) and len(write) == 2, "malformed write")
+        key = write[0]
+        _check((type(key) is int and 0 <= key < 1024) or (type(key) is str and 0 < len(key) <= NAME_CHARS),
+               "malformed argument key")
+        checked_writes.append((key, _line(write[1], "write line")))
+    _check(isinstance(values, (tuple, list)) and len(values) <= MAX_VALUES, "malformed values")
+    names = {f.name for f in fields(InlineValue)}
+    checked_values = []
+    for value in values:
+        _check(isinstance(value, dict) and set(value) == names, "malformed value")
+        _check(value["kind"] in ("argument", "local"), "unknown value kind")
+        checked_values.append(InlineValue(
+            _line(value["line"], "value line"), value["kind"], _text(value["name"], NAME_CHARS, "name"),
+            _text(value["label"], LABEL_CHARS, "label"), _text(value["detail"], DETAIL_CHARS, "detail", lines=True)))
+    return Recording(line, tuple(checked_writes), tuple(checked_values))
