@@ -27,6 +27,7 @@ class Comparison:
     worst_index: list[int] | None = None
     expected: str | None = None
     actual: str | None = None
+    where: str | None = None  # the path of the failing value or of its worst element: `out[3, 17]`
 
     def measures(self) -> dict[str, Any]:
         """What a CaseResult shows of this comparison: the numbers and the values at the worst element."""
@@ -83,7 +84,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _fail(path: str, message: str, actual: Any, expected: Any) -> Comparison:
-    return Comparison(False, f"{path}: {message}", expected=describe(expected), actual=describe(actual))
+    return Comparison(False, f"{path}: {message}", expected=describe(expected), actual=describe(actual), where=path)
 
 
 def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Comparison:
@@ -154,7 +155,7 @@ def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any,
     message = f"expected {expected!r}, got {actual!r}"
     if math.isfinite(diff) and (tol.atol or tol.rtol):  # with no tolerance the bound says nothing
         message += f", |diff| {diff:.1e} > {_bound(tol)}"
-    return Comparison(False, f"{path}: {message}", diff, rel, 1, 1, None, repr(expected), repr(actual))
+    return Comparison(False, f"{path}: {message}", diff, rel, 1, 1, None, repr(expected), repr(actual), path)
 
 
 def _index(flat: int, shape: torch.Size) -> list[int]:
@@ -226,7 +227,7 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
         extras.append(f"{inf_count} Inf where finite values were expected")
     message = (f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside; "
                f"max rel {max_rel:.1e}" + "".join(f"; {x}" for x in extras))
-    return Comparison(False, message, max_abs, max_rel, mismatched, elements, index, exp_s, act_s)
+    return Comparison(False, message, max_abs, max_rel, mismatched, elements, index, exp_s, act_s, where)
 
 
 def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> Comparison:
@@ -241,7 +242,7 @@ def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> C
     diff = (actual.to(torch.float64) - expected.to(torch.float64)).abs()
     return Comparison(False, f"{_at(path, index)}: expected {exp_s}, got {act_s} (exact {_dtype(expected)}); "
                              f"{mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) differ",
-                      float(diff.max()), None, mismatched, elements, index, exp_s, act_s)
+                      float(diff.max()), None, mismatched, elements, index, exp_s, act_s, _at(path, index))
 
 
 def _compare_norm(a: torch.Tensor, e: torch.Tensor, tol: Tolerance, path: str) -> Comparison:
@@ -257,4 +258,4 @@ def _compare_norm(a: torch.Tensor, e: torch.Tensor, tol: Tolerance, path: str) -
     return Comparison(False, f"{path}: relative error {error:.2e} > tolerance {tol.norm_tolerance:.0e} "
                              f"(||actual - expected|| / ||expected||); worst element {_at(path, index)}: "
                              f"expected {exp_s}, got {act_s}",
-                      max_abs, error, None, e.numel(), index, exp_s, act_s)
+                      max_abs, error, None, e.numel(), index, exp_s, act_s, _at(path, index))

@@ -26,6 +26,7 @@ class Settings:
     problem_paths: tuple[Path, ...] = ()
     watch_files: bool = True
     file_map: dict[str, str] = field(default_factory=dict)  # glob (relative to the workspace) -> slug or path
+    inline_values: bool = True  # the first failing case's values beside the code (inlay hints, hover)
 
 
 # (toml key, editor key, check, what a valid value is)
@@ -38,6 +39,7 @@ _FIELDS: dict[str, tuple[str, Any, str]] = {
     "watch_files": ("watchFiles", lambda v: isinstance(v, bool), "true or false"),
     "file_map": ("fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
                  'a table of "glob" = "slug"'),
+    "inline_values": ("inlineValues", lambda v: isinstance(v, bool), "true or false"),
 }
 
 

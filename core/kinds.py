@@ -66,8 +66,9 @@ class ProblemKind(Protocol):
         """Raises catalog.ProblemError naming the file, the field and the line."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
-        """Grade a solution that passed the static checks: its cases, and what it printed."""
+            entry_line: int | None, values: bool) -> tuple[list[CaseResult], str]:
+        """Grade a solution that passed the static checks: its cases, and what it printed. `values`:
+        record those of the first failing case (core/values.py)."""
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
@@ -104,8 +105,8 @@ class Native:
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
-        return runner.run_cases(problem, source, filename, cancel, entry_line)
+            entry_line: int | None, values: bool) -> tuple[list[CaseResult], str]:
+        return runner.run_cases(problem, source, filename, cancel, entry_line, values)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return [case.name for case in runner.prepare(problem)]
@@ -148,10 +149,10 @@ class Codestar:
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None) -> tuple[list[CaseResult], str]:
+            entry_line: int | None, values: bool) -> tuple[list[CaseResult], str]:
         from . import codestar  # it opens workers, which ask this table for trusted modules
 
-        return codestar.run(problem, source, filename, runner.pool, cancel, entry_line)
+        return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them

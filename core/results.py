@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
+from .values import InlineValue
+
 if TYPE_CHECKING:
     from .sandbox.pool import CallResult
 
@@ -64,6 +66,8 @@ class CaseResult:
     actual: str | None = None
     # Refines an "error" status: the solution process died (segfault, os._exit) or used a forbidden module.
     cause: Cause = "exception"
+    # The values of the run's first failing case, when they were asked for (core/values.py).
+    values: list[InlineValue] = field(default_factory=list)
 
 
 @dataclass

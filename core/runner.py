@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import static
+from . import static, values
 from .compare import Comparison, Tolerance, compare
 from .kinds import NativeSource, kind_of
 from .problem import Problem
 from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of, verdict_words
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
+from .sandbox.trace import TraceLevel
 from .sandbox.wire import sanitize, snapshot
 from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
 
@@ -137,7 +138,10 @@ class Runner:
 
     # -- a run ------------------------------------------------------------------------------
 
-    def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None) -> RunReport:
+    def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None,
+            values: bool = False) -> RunReport:
+        """`values`: record the values of the first failing case (its arguments, the entry point's locals,
+        the output beside the expected one) for the editor and `kata run --values`."""
         started = time.perf_counter()
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
         entry = static.find_entry_point(source, problem.entry_point)
@@ -150,14 +154,14 @@ class Runner:
                             for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
             report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
-                                                               report.entry_line)
+                                                               report.entry_line, values)
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
 
     def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-                  entry_line: int | None) -> tuple[list[CaseResult], str]:
+                  entry_line: int | None, values: bool = False) -> tuple[list[CaseResult], str]:
         """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
@@ -166,15 +170,18 @@ class Runner:
         results: list[CaseResult] = []
         with SolutionCalls(self.pool, problem, spec, device, cancel) as calls:
             for index, case in enumerate(cases, 1):
-                outcome = calls.call(index, case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys)
+                # Values are wanted of the first failing case only: none after it.
+                level = trace_level(values and all(r.status == "passed" for r in results))
+                outcome = calls.call(index, case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys,
+                                     trace=level)
                 if outcome.status == "cancelled":
                     break
                 if calls.load_failed:
-                    results.append(error_case(index, case.name, outcome, entry_line))
+                    results.append(with_values(error_case(index, case.name, outcome, entry_line), outcome, level))
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
-                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
+                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line, level))
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]
@@ -182,26 +189,32 @@ class Runner:
         return results, "".join(calls.output)
 
     def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
-               entry_line: int | None) -> CaseResult:
+               entry_line: int | None, level: TraceLevel) -> CaseResult:
         if outcome.status != "ok":
-            return error_case(index, case.name, outcome, entry_line)
-        checks: list[Comparison] = [compare(outcome.value, case.expected, tolerance,
-                                            names=problem.grading.output_names)]
+            return with_values(error_case(index, case.name, outcome, entry_line), outcome, level)
+        # (the graded argument, or None for the output; the comparison; the actual and expected values)
+        checks: list[tuple[ArgKey | None, Comparison, Any, Any]] = [
+            (None, compare(outcome.value, case.expected, tolerance, names=problem.grading.output_names),
+             outcome.value, case.expected)]
         for key in case.state_keys:
-            checks.append(compare(outcome.state.get(key), case.expected_state[key], tolerance,
-                                  root=f"{case.keys[key]} after the call"))
+            checks.append((key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
+                                        root=f"{case.keys[key]} after the call"),
+                           outcome.state.get(key), case.expected_state[key]))
         exact = Tolerance(atol=0.0, rtol=0.0)
         for key in case.frozen_keys:
             check = compare(outcome.state.get(key), case.originals[key], exact, root=case.keys[key])
             if not check.ok:
                 check.message = (f"argument '{case.keys[key]}' was modified in place, which this problem does not "
                                  f"allow: {check.message}")
-            checks.append(check)
-        failed = next((c for c in checks if not c.ok), None)
-        shown = failed or checks[0]
-        return CaseResult(
-            index, case.name, "failed" if failed else "passed", outcome.time_ms,
-            failed.message if failed else "", entry_line if failed else None, **shown.measures())
+            checks.append((key, check, outcome.state.get(key), case.originals[key]))
+        failed = next((c for c in checks if not c[1].ok), None)
+        if failed is None:
+            return CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0][1].measures())
+        graded, wrong, actual, expected = failed
+        line = failure_line(outcome, graded, entry_line)
+        result = CaseResult(index, case.name, "failed", outcome.time_ms, wrong.message, line, **wrong.measures())
+        name = "return" if graded is None else case.keys[graded]
+        return with_values(result, outcome, level, name, wrong, actual, expected)
 
 
 def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple[Any, ...],
@@ -213,6 +226,34 @@ def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, a
         raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
                            f"{type(error).__name__}: {error}") from error
     return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
+
+
+def trace_level(values: bool) -> TraceLevel:
+    """What a solution's call records: always the line that returned its output and the lines that
+    wrote its graded arguments; the values too when they are wanted."""
+    return "values" if values else "lines"
+
+
+def failure_line(outcome: CallResult, key: ArgKey | None, entry_line: int | None) -> int | None:
+    """Where a wrong output shows: the line that returned it, or for a graded argument the line that
+    last wrote it; the entry point's `def` where that was not seen."""
+    recording = outcome.recording
+    line = None if recording is None else recording.line if key is None else recording.write_line(key)
+    return line or entry_line
+
+
+def with_values(result: CaseResult, outcome: CallResult, level: TraceLevel, name: str = "",
+                check: Comparison | None = None, actual: Any = None, expected: Any = None) -> CaseResult:
+    """A case recorded with its values: those of its arguments and locals and, for a wrong output
+    (`check`, of the output or argument `name`), that output beside the expected one on its line."""
+    if level != "values":
+        return result
+    if outcome.recording is not None:
+        result.values = list(outcome.recording.values)
+    if check is not None and result.line is not None:
+        result.values.append(values.output(result.line, name, check.where or name, check.actual or "",
+                                           check.expected or "", check.message, actual, expected))
+    return result
 
 
 def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:

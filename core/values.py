@@ -45,6 +45,11 @@ class InlineValue:
     label: str  # one short line
     detail: str  # the whole value, plain text
 
+    @property
+    def text(self) -> str:
+        """As shown beside the code: `x = 1.0`; an output's label says its own name (`out[3] = …`)."""
+        return self.label if self.kind == "output" else f"{self.name} = {self.label}"
+
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -86,7 +91,7 @@ def _scalar(value: Any) -> str | None:
         # Huge ints are slow to print (and refused past 4300 digits): their size says enough.
         return str(int(value)) if value.bit_length() <= 200 else f"<int of {value.bit_length()} bits>"
     if isinstance(value, float):
-        return f"{float(value):.6g}"
+        return _float(float(value), 6)
     if isinstance(value, complex):
         return f"({value.real:.6g}{value.imag:+.6g}j)"
     if isinstance(value, (str, bytes)):
@@ -102,9 +107,15 @@ def _short_dtype(dtype: Any) -> str:
     return _SHORT_DTYPES.get(name, name)
 
 
+def _float(value: float, digits: int) -> str:
+    """`0.1235`, `1.0` (not `1`: a float reads as one), `1e+10`, `nan`."""
+    text = f"{value:.{digits}g}"
+    return f"{text}.0" if text.lstrip("-").isdigit() else text
+
+
 def _element(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return _float(value, 4)
     if isinstance(value, complex):
         return f"({value.real:.4g}{value.imag:+.4g}j)"
     return repr(value)
@@ -197,12 +208,12 @@ def _container_label(value: Any, depth: int) -> str:
         return f"{opening}… ({size} items){closing}" if size else f"{opening}{closing}"
     parts: list[str] = []
     length = 0
-    items = iter(value.items()) if isinstance(value, dict) else iter(value)
-    for item in items:
-        if length > LABEL_CHARS or len(parts) >= LABEL_CHARS // 4:
-            break
+    budget = LABEL_CHARS - 24  # room for the count of items
+    for item in islice(value.items() if isinstance(value, dict) else value, LABEL_CHARS // 3):
         text = (f"{_label(item[0], depth + 1)}: {_label(item[1], depth + 1)}" if isinstance(value, dict)
                 else _label(item, depth + 1))
+        if parts and length + len(text) > budget:
+            break
         parts.append(text)
         length += len(text) + 2
     more = f", … ({size} items)" if len(parts) < size else ""
@@ -232,7 +243,7 @@ def _detail(value: Any) -> str:
         return "\n".join(lines)
     if isinstance(value, (list, tuple, set, frozenset, dict)) and value:
         items = islice(value.items(), ITEMS) if isinstance(value, dict) else enumerate(islice(value, ITEMS))
-        lines = [f"{type(value).__name__} of {len(value)} items"]
+        lines = [f"{type(value).__name__} of {len(value)} item{'s' if len(value) > 1 else ''}"]
         for key, item in items:
             lines.append(f"  [{_label(key, 1)}] {_label(item, 1)}")
         if len(value) > ITEMS:
@@ -303,3 +314,12 @@ def _table(tensor: Any) -> str:
     if tensor.ndim > 2:
         lines.append(f"(the slice [{', '.join(map(str, lead))}, :, :] of {tensor.ndim} dimensions)")
     return "\n".join(lines)
+
+
+def output(line: int, name: str, where: str, actual: str, expected: str, message: str, actual_value: Any,
+           expected_value: Any) -> InlineValue:
+    """A graded output that did not match, beside the expected one: its worst element in the label
+    (`out[3, 17] = 0.513, expected 0.5123`), both whole values in the detail."""
+    return InlineValue(line, "output", name, one_line(f"{where} = {actual}, expected {expected}"),
+                       clip(f"{message}\n\nactual:\n{detail(actual_value)}\n\nexpected:\n{detail(expected_value)}",
+                            DETAIL_CHARS))

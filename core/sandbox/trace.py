@@ -172,32 +172,42 @@ def _assignments(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int
 
 # -- watching graded arguments ---------------------------------------------------------------------
 
-def _tensor_versions(tensors: list[Any]) -> Callable[[], Hashable]:
-    return lambda: tuple(t._version for t in tensors)
+def _parts(value: Any, torch: Any, found: tuple[list[Any], list[Any]], depth: int = 0) -> bool:
+    """The tensors in `value` and the lists and dicts holding them (a batch is a list of tuples of
+    tensors): -> False where there are more than a fingerprint follows."""
+    tensors, containers = found
+    if len(tensors) > WATCHED_TENSORS or len(containers) > WATCHED_TENSORS:
+        return False
+    if torch is not None and isinstance(value, torch.Tensor):
+        tensors.append(value)
+    elif torch is not None and isinstance(value, torch.nn.Module):
+        tensors += islice(value.state_dict(keep_vars=True).values(), WATCHED_TENSORS + 1)
+    elif isinstance(value, (list, tuple, dict)) and depth < 4:
+        if len(value) > WATCHED_ITEMS:
+            return False
+        if not isinstance(value, tuple):
+            containers.append(value)
+        return all(_parts(item, torch, found, depth + 1) for item in (value.values() if isinstance(value, dict)
+                                                                      else value))
+    return len(tensors) <= WATCHED_TENSORS
 
 
 def _fingerprint(value: Any) -> Callable[[], Hashable] | None:
     """A cheap function whose result changes when `value` is written in place; None where no such
     change can be seen."""
     torch = sys.modules.get("torch")
-    if torch is not None:
-        if isinstance(value, torch.Tensor):
-            return lambda: value._version
-        if isinstance(value, torch.nn.Module):
-            tensors = list(islice(value.state_dict(keep_vars=True).values(), WATCHED_TENSORS + 1))
-            return _tensor_versions(tensors) if len(tensors) <= WATCHED_TENSORS else None
-        if isinstance(value, torch.optim.Optimizer):
-            # Its state is made at the first step: the count of its entries shows that write too.
-            state = value.state
-            return lambda: (len(state), tuple(t._version for entry in islice(state.values(), WATCHED_TENSORS)
-                                              for t in entry.values() if isinstance(t, torch.Tensor)))
-    if isinstance(value, (list, dict)) and len(value) <= WATCHED_ITEMS:
-        tensor = torch.Tensor if torch is not None else ()
-        items = value.values if isinstance(value, dict) else value.__iter__
-        # Its length, which items it holds in which order, and their versions where they are tensors.
-        return lambda: (len(value), tuple(v._version if isinstance(v, tensor) else id(v)
-                                          for v in islice(items(), WATCHED_ITEMS)))
-    return None
+    if torch is not None and isinstance(value, torch.optim.Optimizer):
+        # Its state is made at the first step: the count of its entries shows that write too.
+        state = value.state
+        return lambda: (len(state), tuple(t._version for entry in islice(state.values(), WATCHED_TENSORS)
+                                          for t in entry.values() if isinstance(t, torch.Tensor)))
+    tensors: list[Any] = []
+    containers: list[Any] = []
+    if not _parts(value, torch, (tensors, containers)) or not (tensors or containers):
+        return None
+    # The tensors' versions, and which items each list or dict holds in which order.
+    return lambda: (tuple(t._version for t in tensors),
+                    tuple(tuple(map(id, c.values() if isinstance(c, dict) else c)) for c in containers))
 
 
 # -- recording a call ------------------------------------------------------------------------------
@@ -511,6 +521,7 @@ def recording_from_wire(raw: Any) -> Recording | None:
     for value in values:
         _check(isinstance(value, dict) and set(value) == names, "malformed value")
         _check(value["kind"] in ("argument", "local"), "unknown value kind")
+        _check(type(value["name"]) is str and value["name"].isidentifier(), "a value's name is not a Python name")
         checked_values.append(InlineValue(
             _line(value["line"], "value line"), value["kind"], _text(value["name"], NAME_CHARS, "name"),
             _text(value["label"], LABEL_CHARS, "label"), _text(value["detail"], DETAIL_CHARS, "detail", lines=True)))
