@@ -1,8 +1,9 @@
 // End-to-end test in a real VS Code (code-server 4.100.3, driven by headless Chromium):
 // installs the freshly packaged .vsix, opens a workspace holding a solution, makes it wrong and
 // saves, and asserts the kata diagnostic in the Problems panel, the lens over the entry point,
-// the status bar result and the Testing view's expected/actual; then fixes the buffer and runs
-// it from the Testing view. Keeps e2e/screenshot.png (the failing state).
+// the status bar result and the Testing view's expected/actual, the inline values (inlay hints)
+// beside the code; then fixes the buffer and runs it from the Testing view. Keeps e2e/screenshot.png
+// (the failing state) and e2e/out/inline-values.png (the inline values).
 //
 // One command: `npm run e2e` (after `npm ci`). Needs Debian's chromium, ripgrep, libkrb5-dev
 // and pkg-config; installs code-server into .e2e-cache/ the first time (about a minute).
@@ -25,6 +26,7 @@ const repo = resolve(extensionDir, '..');
 const cache = join(extensionDir, '.e2e-cache');
 const runDir = join(extensionDir, 'e2e', '.run');
 const screenshot = join(extensionDir, 'e2e', 'screenshot.png');
+const outDir = join(extensionDir, 'e2e', 'out');
 const python = process.env.KATA_PYTHON ?? join(repo, '.venv', 'bin', 'python');
 const noInfrakata = join(runDir, 'python-without-infrakata');
 
@@ -245,6 +247,19 @@ async function drive(page, url, workspace) {
   // The Testing view's failure, shown inline as actual != expected (TestMessage.diff).
   await editor.locator('.test-error-content-widget', { hasText: '56000000000 != 84000000000' }).waitFor();
   log('test failure shown with expected and actual');
+
+  // The first failing case's values beside the code (inlay hints): the case and its argument at the
+  // def, the wrong output beside the expected one on the line that returned it.
+  const lines = editor.locator('.view-lines');
+  await lines.filter({ hasText: 'out = 56000000000, expected 84000000000' }).waitFor();
+  await lines.filter({ hasText: 'num_params = 7000000000' }).waitFor();
+  log(`inline values: ${(await lines.innerText()).replace(/\s+/g, ' ')}`);
+  await page.keyboard.press('Escape'); // the Problems panel's focus off the editor
+  await editor.locator('.view-line', { hasText: 'return num_params' }).hover();
+  await page.locator('.monaco-hover', { hasText: 'case 1' }).waitFor();
+  mkdirSync(outDir, { recursive: true });
+  await page.screenshot({ path: join(outDir, 'inline-values.png') });
+  log(`screenshot: ${join(outDir, 'inline-values.png')}`);
 
   // Fix it without saving, then run it from the Testing view: that runs kata.run on the buffer.
   await editor.locator('.view-lines').click();

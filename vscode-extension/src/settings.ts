@@ -10,6 +10,8 @@ export interface ServerSettings {
   debounceMs: number;
   problemPaths: string[];
   watchFiles: boolean;
+  /** The first failing case's values beside the code (inlay hints) and in the hover. */
+  inlineValues: boolean;
 }
 
 export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
@@ -17,6 +19,7 @@ export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
   debounceMs: 400,
   problemPaths: [],
   watchFiles: true,
+  inlineValues: true,
 });
 
 /** One folder's `infrakata.problemPaths` (a resource-scoped setting). */
@@ -37,7 +40,7 @@ export interface Validated {
  * @param problemPaths each workspace folder's value; relative paths resolve against that folder.
  */
 export function validateSettings(
-  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown },
+  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown; inlineValues?: unknown },
   problemPaths: ProblemPathsValue[],
 ): Validated {
   const problems: string[] = [];
@@ -52,6 +55,7 @@ export function validateSettings(
     gradeOn: pick('gradeOn', window.gradeOn, isGradeOn, 'use "save" or "type"', DEFAULTS.gradeOn),
     debounceMs: pick('debounceMs', window.debounceMs, isDelay, 'use a whole number of milliseconds >= 0', DEFAULTS.debounceMs),
     watchFiles: pick('watchFiles', window.watchFiles, isBoolean, 'use true or false', DEFAULTS.watchFiles),
+    inlineValues: pick('inlineValues', window.inlineValues, isBoolean, 'use true or false', DEFAULTS.inlineValues),
     problemPaths: [],
   };
   const seen = new Set<string>();
