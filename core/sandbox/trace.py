@@ -213,14 +213,15 @@ def _fingerprint(value: Any) -> Callable[[], Hashable] | None:
 # -- recording a call ------------------------------------------------------------------------------
 
 class Recorder:
-    """One call's recording. The backends (below) call started/line/returned/unwound for the
-    solution's frames only; a failure here ends the recording, never the call."""
+    """One call's recording. The backends (below) report the solution's frames only: `started` for
+    each frame, then for as long as something is still to be seen, `line_event` and `returned`.
+    After the call, `finish` reads the entry point's finished frame, which keeps its last line and
+    its locals: where nothing else is to be seen, no event follows the entry point's start."""
 
     def __init__(self, solution: _Solution, level: TraceLevel, watched: list[tuple[_ArgKey, Any]]):
         self.solution = solution
         self.with_values = level == "values"
         self.entry: types.FrameType | None = None
-        self.done = False
         self.line: int | None = None
         self.lines_left = MAX_LINE_EVENTS
         self.current_line: int | None = None  # the solution's line running now, in whatever frame
@@ -235,12 +236,13 @@ class Recorder:
         self.format_deadline = 0.0
 
     @property
-    def lines_everywhere(self) -> bool:
-        """Line events in every solution frame (to see writes), not just the entry point's."""
-        return bool(self.watched) and self.lines_left > 0
+    def seeing(self) -> bool:
+        """Whether events are still wanted: writes to follow or assignments to see, within the budget."""
+        return self.lines_left > 0 and (bool(self.watched) or self.with_values)
 
-    def wants_lines(self, frame: types.FrameType) -> bool:
-        return self.lines_left > 0 and (bool(self.watched) or (self.with_values and frame is self.entry))
+    def wants(self, frame: types.FrameType) -> bool:
+        """Whether this frame's lines are wanted: every frame's to see writes, else the entry point's."""
+        return bool(self.watched) or frame is self.entry
 
     def _check_writes(self) -> None:
         for index, (key, function, before) in enumerate(self.watched):
@@ -249,12 +251,10 @@ class Recorder:
                 self.watched[index] = (key, function, now)
                 if self.current_line is not None and self.lines_left > 0:
                     self.writes[key] = self.current_line
-                else:  # written where lines are no longer seen: the last write is unknown
+                else:  # written where lines were no longer seen: the last write is unknown
                     self.writes.pop(key, None)
 
     def started(self, frame: types.FrameType) -> None:
-        if self.done:
-            return
         self._check_writes()
         if self.entry is None and self.solution.entry_code in (None, frame.f_code):
             self.entry = frame
@@ -263,9 +263,7 @@ class Recorder:
                 self._arguments(frame)
 
     def line_event(self, frame: types.FrameType, line: int) -> bool:
-        """-> whether line events are still wanted."""
-        if self.done:
-            return False
+        """-> whether events are still wanted."""
         self.lines_left -= 1
         if self.lines_left < 0:
             return False
@@ -280,23 +278,26 @@ class Recorder:
         return True
 
     def returned(self, frame: types.FrameType) -> None:
-        if self.done:
-            return
         self._check_writes()
         if frame is self.entry:
-            self.line = frame.f_lineno
-            if not frame.f_code.co_flags & _RESUMABLE:  # a generator or coroutine may yield again
-                self._finish(frame)
+            self.line = frame.f_lineno  # a generator's last yield, as the call left it
 
-    def unwound(self, frame: types.FrameType) -> None:
-        if not self.done and frame is self.entry:
-            self._check_writes()
-            self._finish(frame)
-
-    def _finish(self, frame: types.FrameType) -> None:
-        self.done = True
-        if self.with_values:
-            self._locals(frame)
+    def finish(self) -> Recording:
+        """The call is over: the last writes, the line the entry point's frame ended on (its return,
+        or where it raised) and its locals as it ended."""
+        self.lines_left = min(self.lines_left, 0)  # a change seen only now was not seen where it was made
+        self._check_writes()
+        entry, self.entry = self.entry, None
+        if entry is not None:
+            if self.line is None:
+                self.line = entry.f_lineno
+            if self.with_values:
+                self.format_deadline = time.perf_counter() + FORMAT_BUDGET_S
+                self._locals(entry)
+        lines_ok = self.line is not None and 1 <= self.line <= MAX_LINE
+        return Recording(self.line if lines_ok else None,
+                         tuple((k, line) for k, line in self.writes.items() if 1 <= line <= MAX_LINE)[:MAX_WRITES],
+                         tuple(v for v in self.values if 1 <= v.line <= MAX_LINE))
 
     def _add(self, line: int, kind: Literal["argument", "local"], name: str, value: Any) -> bool:
         if len(self.values) >= MAX_VALUES or time.perf_counter() > self.format_deadline:
@@ -315,18 +316,15 @@ class Recorder:
                 return
 
     def _locals(self, frame: types.FrameType) -> None:
-        self.format_deadline = max(self.format_deadline, time.perf_counter() + FORMAT_BUDGET_S / 2)
         found = frame.f_locals
         for name, line in sorted(self.assigned.items(), key=lambda item: item[1]):
             if name in found and not self._add(line, "local", name, found[name]):
                 return
 
-    def recording(self) -> Recording:
-        return Recording(self.line, tuple(self.writes.items())[:MAX_WRITES], tuple(self.values))
-
 
 class _Settrace:
-    """Before Python 3.12: a global trace function that takes the solution's frames only."""
+    """Before Python 3.12: a global trace function that takes the solution's frames only, and goes
+    as soon as nothing more is to be seen (tracing slows every instruction of every frame)."""
 
     def __init__(self, recorder: Recorder):
         self.recorder = recorder
@@ -344,9 +342,13 @@ class _Settrace:
         recorder = self.recorder
         try:
             recorder.started(frame)
-            frame.f_trace_lines = recorder.wants_lines(frame)
+            if not recorder.seeing:
+                sys.settrace(None)
+                return None
+            if not recorder.wants(frame):
+                return None
         except Exception:  # noqa: BLE001 - recording must never change what the solution does
-            recorder.done = True
+            sys.settrace(None)
             return None
         return self._event
 
@@ -355,17 +357,19 @@ class _Settrace:
         try:
             if event == "line":
                 if not recorder.line_event(frame, frame.f_lineno):
-                    frame.f_trace_lines = False
+                    sys.settrace(None)
+                    return None
             elif event == "return":
                 recorder.returned(frame)
         except Exception:  # noqa: BLE001
-            recorder.done = True
+            sys.settrace(None)
             return None
         return self._event
 
 
 class _Monitoring:
-    """Python 3.12 and later: events set on the solution's code objects alone."""
+    """Python 3.12 and later: events set on the solution's code objects alone, and removed as soon
+    as nothing more is to be seen."""
 
     _tool: int | None = None
 
@@ -388,61 +392,52 @@ class _Monitoring:
         return cls._tool is not None
 
     def start(self) -> None:
-        monitoring, events, tool = self.monitoring, self.events, self._tool
-        for event, callback in ((events.PY_START, self._start), (events.LINE, self._line),
-                                (events.PY_RETURN, self._return), (events.PY_YIELD, self._return),
-                                (events.PY_UNWIND, self._unwind)):
-            monitoring.register_callback(tool, event, callback)
-        self._set(with_lines=self.recorder.lines_everywhere)
-        monitoring.set_events(tool, events.PY_UNWIND)  # not a local event: filtered in _unwind
-
-    def _set(self, with_lines: bool, entry_lines: bool = False) -> None:
         events = self.events
-        base = events.PY_START | events.PY_RETURN | events.PY_YIELD
-        entry = self.recorder.solution.entry_code
+        for event, callback in ((events.PY_START, self._start), (events.LINE, self._line),
+                                (events.PY_RETURN, self._return), (events.PY_YIELD, self._return)):
+            self.monitoring.register_callback(self._tool, event, callback)
+        self._set(lambda code: events.PY_START)
+
+    def _set(self, events_of: Callable[[types.CodeType], int]) -> None:
         for code in self.recorder.solution.codes:
-            lines = with_lines or (entry_lines and code is entry)
-            self.monitoring.set_local_events(self._tool, code, base | (events.LINE if lines else 0))
+            self.monitoring.set_local_events(self._tool, code, events_of(code))
 
     def stop(self) -> None:
-        for code in self.recorder.solution.codes:
-            self.monitoring.set_local_events(self._tool, code, 0)
-        self.monitoring.set_events(self._tool, 0)
+        self._set(lambda code: 0)
+
+    def _watch(self) -> None:
+        """Once the entry point started: what is still to be seen, where."""
+        recorder, events = self.recorder, self.events
+        if not recorder.seeing:
+            return self.stop()
+        every = events.PY_START | events.PY_RETURN | events.PY_YIELD | events.LINE
+        entry = recorder.entry.f_code if recorder.entry is not None else None
+        self._set(lambda code: every if recorder.watched or code is entry else 0)
 
     def _start(self, code: types.CodeType, offset: int) -> Any:
         recorder = self.recorder
         try:
             had_entry = recorder.entry is not None
             recorder.started(sys._getframe(1))
-            if not had_entry and recorder.entry is not None and recorder.with_values and not recorder.watched:
-                self._set(with_lines=False, entry_lines=True)  # the entry point's locals only
+            if not had_entry and recorder.entry is not None:
+                self._watch()
         except Exception:  # noqa: BLE001
-            recorder.done = True
+            self.stop()
         return None
 
     def _line(self, code: types.CodeType, line: int) -> Any:
-        recorder = self.recorder
         try:
-            frame = sys._getframe(1)
-            if not recorder.line_event(frame, line):
-                self._set(with_lines=False)
+            if not self.recorder.line_event(sys._getframe(1), line):
+                self.stop()
         except Exception:  # noqa: BLE001
-            recorder.done = True
+            self.stop()
         return None
 
     def _return(self, code: types.CodeType, offset: int, value: Any) -> Any:
         try:
             self.recorder.returned(sys._getframe(1))
         except Exception:  # noqa: BLE001
-            self.recorder.done = True
-        return None
-
-    def _unwind(self, code: types.CodeType, offset: int, exception: BaseException) -> Any:
-        if id(code) in self.recorder.solution.code_ids:
-            try:
-                self.recorder.unwound(sys._getframe(1))
-            except Exception:  # noqa: BLE001
-                self.recorder.done = True
+            self.stop()
         return None
 
 
@@ -473,7 +468,7 @@ def stop(started: tuple[Recorder, Backend] | None) -> Recording | None:
     recorder, tracer = started
     try:
         tracer.stop()
-        return recorder.recording()
+        return recorder.finish()
     except Exception:  # noqa: BLE001
         return None
 
