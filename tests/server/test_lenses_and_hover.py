@@ -57,6 +57,10 @@ async def test_hover_on_the_entry_point_shows_limits_tolerances_and_the_last_res
     assert "| 1 two times three | failed |" in text
     assert "Return `x * factor`." in text  # the statement
 
-    elsewhere = await shared.text_document_hover_async(types.HoverParams(
+    # The returning line's hover is the failing case's values (test_inline_values.py), not the problem.
+    returning = await shared.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri), types.Position(2, 6)))
+    assert "Scale a number" not in returning.contents.value
+    elsewhere = await shared.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(0, 6)))
     assert elsewhere is None
