@@ -299,3 +299,10 @@ def test_the_sys_monitoring_backend_records_what_settrace_does(tmp_path: Path):
         ("local", "size", 6, "1"), ("local", "doubled", 9, "2")]
     assert probe(python, "settrace")["recordings"] == monitored["recordings"]
     assert probe(sys.executable, "settrace")["recordings"] == monitored["recordings"]
+
+
+def test_a_decorated_entry_point_is_recorded_in_its_own_frame(pool):
+    source = ("import torch\n\n@torch.no_grad()\ndef f(x):\n    y = x * 2\n    return y\n")
+    [result] = calls(pool, source, (3,))
+    assert result.recording.line == 6  # not torch's wrapper
+    assert [(v.name, v.line) for v in result.recording.values] == [("x", 4), ("y", 5)]

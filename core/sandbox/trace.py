@@ -86,12 +86,12 @@ def loaded(source: str, module_code: types.CodeType, entry: Any, entry_point: st
         codes.append(code)
         pending += [c for c in code.co_consts if isinstance(c, types.CodeType)]
     code_ids = frozenset(map(id, codes))
-    function = entry
-    while hasattr(function, "__wrapped__") and getattr(function, "__code__", None) is None:
-        function = function.__wrapped__
-    entry_code = getattr(function, "__code__", None)
-    if id(entry_code) not in code_ids:
-        entry_code = None
+    try:  # the function under decorators (torch.no_grad(), functools.wraps, lru_cache)
+        unwrapped = inspect.unwrap(entry)
+    except ValueError:  # a cycle of __wrapped__
+        unwrapped = entry
+    entry_code = next((code for code in (getattr(f, "__code__", None) for f in (unwrapped, entry))
+                       if id(code) in code_ids), None)
     _solution = _Solution(codes, code_ids, entry_code)
     if entry_code is not None:
         definition = _definition(source, entry_point, entry_code)

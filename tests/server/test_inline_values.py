@@ -111,3 +111,14 @@ async def test_the_setting_turns_them_off_and_on(client: KataClient):
         settings={"infrakata": {**DEFAULT_OPTIONS, "inlineValues": True}}))
     await client.wait_for(lambda: len(client.results) == 2 and client.inlay_hint_refreshes > refreshes + 1)
     assert [h.label for h in await client.inlay_hints(uri)][-1] == "out = 1.1, expected 0.1"
+
+
+@pytest.mark.kata(files={"kata.toml": f'problems = ["{DEFAULT_OPTIONS["problemPaths"][0]}"]\ninline_values = false\n'},
+                  options={"watchFiles": False})
+@pytest.mark.asyncio(loop_scope="function")
+async def test_kata_toml_turns_them_off(client: KataClient):
+    uri = (client.root / "sol.py").as_uri()
+    client.open(uri, TWO_RETURNS)
+    assert len(await client.diagnostics_for(uri, 1)) == 2
+    assert (await client.result_for(uri, 1))["report"]["cases"][1]["values"] == []
+    assert await client.inlay_hints(uri) == []
