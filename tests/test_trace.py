@@ -216,11 +216,11 @@ def f():
 """
     [result] = calls(pool, source, ())
     assert result.status == "error" and result.error.type == "UnsafeOutput"
-    assert "label is not a string of at most 80 characters" in result.error.message
+    assert "recording: not a string of at most 1048576 characters" in result.error.message
 
 
 def _wire(recording: dict) -> dict:
-    return {**reply_to_wire(Reply("ok", 1)), "recording": recording}
+    return {**reply_to_wire(Reply("ok", 1)), "recording": json.dumps(recording)}
 
 
 def _value(**changes) -> dict:
@@ -238,10 +238,21 @@ def _value(**changes) -> dict:
     ({"line": 2, "writes": (), "values": (_value(name="a b"),)}, "not a Python name"),
     ({"line": 2, "writes": (), "values": (_value(detail="d" * 4001),)}, "detail is not a string"),
     ({"line": 2, "writes": (), "values": ({"line": 2},)}, "malformed value"),
+    ({"line": 2, "writes": (), "values": (_value(detail="d" * (1 << 20)),)}, "not a string of at most"),
 ])
 def test_the_grader_refuses_a_recording_out_of_bounds(recording, problem):
     with pytest.raises(ProtocolError, match=problem):
         reply_from_wire(_wire(recording))
+
+
+@pytest.mark.parametrize("wire, problem", [
+    ({"line": 2}, "not a string"),  # a recording comes as JSON text, nothing else
+    ("[" * 100_000, "not JSON"),
+    ("{'line': 2}", "not JSON"),
+])
+def test_the_grader_refuses_a_recording_that_is_not_json_text(wire, problem):
+    with pytest.raises(ProtocolError, match=problem):
+        reply_from_wire({**reply_to_wire(Reply("ok", 1)), "recording": wire})
 
 
 def test_the_grader_cleans_what_an_editor_would_show():

@@ -17,11 +17,11 @@ worker -> grader, frames of torch.save read back with torch.load(weights_only=Tr
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
 from ..limits import WorkerLimits
-from .trace import Recording, TraceLevel, recording_from_wire  # issue 17: what a call shows beyond its output
+from .trace import Recording, TraceLevel, recording_from_wire, recording_to_wire  # issue 17
 
 ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
 ReplyStatus = Literal["started", "ready", "ok", "error"]
@@ -88,7 +88,8 @@ class Reply:
 
 
 def reply_to_wire(reply: Reply) -> dict[str, Any]:
-    return asdict(reply)
+    # issue 17: the recording as one JSON string (trace.recording_to_wire)
+    return {**asdict(replace(reply, recording=None)), "recording": recording_to_wire(reply.recording)}
 
 
 def _check(condition: bool, what: str) -> None:

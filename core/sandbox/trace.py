@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import sys
 import time
 import types
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from itertools import islice
 from typing import Any, Literal
 
@@ -41,6 +42,7 @@ TRACE_LEVELS: tuple[TraceLevel, ...] = ("off", "lines", "values")
 MAX_LINE_EVENTS = 20_000  # per call; then only returns are recorded
 FORMAT_BUDGET_S = 0.05  # per call, for formatting values
 MAX_WRITES = 64
+MAX_WIRE_CHARS = 1 << 20  # a recording's JSON; its fields' own caps come to well under this
 MAX_LINE = 10_000_000
 WATCHED_TENSORS = 256  # per argument: beyond this, its writes are not followed
 WATCHED_ITEMS = 256  # a list's or dict's items
@@ -494,11 +496,21 @@ def _text(value: Any, limit: int, what: str, lines: bool = False) -> str:
     return text if lines else text.replace("\n", " ")
 
 
-def recording_from_wire(raw: Any) -> Recording | None:
-    """A worker's recording, validated field by field: types, counts, lengths, line numbers. Strings
-    lose control and invisible formatting characters, so an editor shows what they say."""
-    if raw is None:
+def recording_to_wire(recording: Recording | None) -> str | None:
+    """One JSON string: unpickling it under weights_only costs a fraction of nested tuples and dicts."""
+    return None if recording is None else json.dumps(asdict(recording), ensure_ascii=False)
+
+
+def recording_from_wire(wire: Any) -> Recording | None:
+    """A worker's recording, validated field by field: its size, then types, counts, lengths, line
+    numbers. Strings lose control and invisible formatting characters, so an editor shows what they say."""
+    if wire is None:
         return None
+    _check(type(wire) is str and len(wire) <= MAX_WIRE_CHARS, f"not a string of at most {MAX_WIRE_CHARS} characters")
+    try:
+        raw = json.loads(wire)
+    except (ValueError, RecursionError) as error:
+        raise ValueError(f"recording: not JSON ({type(error).__name__})") from None
     _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(Recording)}, "not a recording")
     line = None if raw["line"] is None else _line(raw["line"], "line")
     writes, values = raw["writes"], raw["values"]
