@@ -18,7 +18,6 @@ from itertools import islice
 from typing import Any, Literal
 
 ValueKind = Literal["argument", "local", "output"]
-VALUE_KINDS: tuple[ValueKind, ...] = ("argument", "local", "output")
 
 LABEL_CHARS = 80  # an inlay hint
 DETAIL_CHARS = 4000  # a hover

@@ -14,9 +14,11 @@ declines every other frame at its first event. Recorded per call:
   entry point's locals as it ended, at the last line of their last executed assignment
   (core/values.py formats them; its own frames only: a helper's locals are not recorded).
 
-Everything is capped: line events per call (after which only returns are seen, and a write after
-that is no longer attributed), the values per call and the time spent formatting them, and each
-string's length. `recording_from_wire` enforces every cap again on the grader's side, where the
+Events stop as soon as nothing more is to be seen: the entry point's finished frame keeps its last
+line and its locals, so a call with no graded argument and no values asked for is traced only until
+its entry point starts. Everything is capped: line events per call (after which no write is
+attributed and no assignment seen), the values per call and the time spent formatting them, and
+each string's length. `recording_from_wire` enforces every cap again on the grader's side, where the
 worker is not trusted once the solution has run. Nothing here reads a file: the source and the code
 objects come from the worker's own compilation of the SolutionSpec (`loaded`).
 """
@@ -38,8 +40,7 @@ from typing import Any, Literal
 from ..values import DETAIL_CHARS, LABEL_CHARS, MAX_VALUES, NAME_CHARS, InlineValue, detail, label
 
 TraceLevel = Literal["off", "lines", "values"]
-TRACE_LEVELS: tuple[TraceLevel, ...] = ("off", "lines", "values")
-MAX_LINE_EVENTS = 20_000  # per call; then only returns are recorded
+MAX_LINE_EVENTS = 20_000  # per call; then nothing more is seen (the finished frame still gives its line)
 FORMAT_BUDGET_S = 0.05  # per call, for formatting values
 MAX_WRITES = 64
 MAX_WIRE_CHARS = 1 << 20  # a recording's JSON; its fields' own caps come to well under this
@@ -47,7 +48,6 @@ MAX_LINE = 10_000_000
 WATCHED_TENSORS = 256  # per argument: beyond this, its writes are not followed
 WATCHED_ITEMS = 256  # a list's or dict's items
 _ArgKey = int | str
-_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
 @dataclass(frozen=True)
