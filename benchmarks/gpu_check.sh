@@ -8,7 +8,7 @@
 # pytest-timeout, rich) and puts this checkout on PYTHONPATH as the `infrakata` package.
 # Writes pytest.log, bench-<slug>.json / .txt / .err and summary.txt to $OUT (else ./gpu-check-out).
 #
-#   bash benchmarks/gpu_check.sh                                  # all four kernel problems
+#   bash benchmarks/gpu_check.sh                                  # all five kernel problems
 #   KATA_PROBLEMS="fused-row-softmax fused-rmsnorm" bash benchmarks/gpu_check.sh
 #   PYTHON=/opt/torch/.venv/bin/python3 bash benchmarks/gpu_check.sh
 #
@@ -23,8 +23,9 @@ declare -A KERNEL=(
   [fused-row-softmax]=softmax.py
   [blockwise-absmax-quant]=absmax_quant.py
   [fused-rmsnorm]=rmsnorm.py
+  [fused-swiglu]=swiglu.py
 )
-PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm blockwise-absmax-quant quantized-adamw-8bit}"
+PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit}"
 mkdir -p "$OUT"
 cd "$REPO" || exit 2
 

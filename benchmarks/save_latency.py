@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -182,6 +183,7 @@ def report(results: list[Figures]) -> None:
 
 
 if __name__ == "__main__":
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="kata-bench-data-")  # its gradings are not your progress
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=30, help="saves per problem (alternating correct, wrong)")
     parser.add_argument("--cold", type=int, default=30, help="cold `kata run` processes per problem (one per save)")

@@ -23,46 +23,61 @@ import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
 from .catalog import Catalog
 from .config import Settings
-from .grading import CannotGrade, Grading
+from .grading import CannotGrade, Grading, read_solution
 from .problem import Problem
+from .report import COULD_NOT_GRADE, could_not_grade_to_dict
 from .results import GradingError
+from .walk import solution_files
 
-COULD_NOT_GRADE = "could_not_grade"
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
 
 @dataclass(frozen=True)
 class Submission:
-    """One thing to grade. `file` or `source` (inline, from a manifest); `problem` a slug or a path (None:
-    matched from the file as `kata run` does); `error` says why this input cannot be graded at all."""
+    """One thing to grade. `file` or `source` (inline, from a manifest; a file's source is read when the
+    batch is collected); `problem` a slug or a path into the catalogue (None: matched from the file as
+    `kata run` does); `root` the folder a file's symbolic link may point into; `error` says why this input
+    cannot be graded at all."""
 
     id: str
     file: str | None = None
     source: str | None = None
     problem: str | None = None
     error: str | None = None
+    root: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Submission:
-        return cls(str(data["id"]), **{k: data.get(k) for k in ("file", "source", "problem", "error")})
+        return cls(str(data["id"]), **{k: data.get(k) for k in ("file", "source", "problem", "error", "root")})
+
+    def read(self) -> Submission:
+        """With its source read now (before any grading starts, so nothing a grading does can change
+        what a later one grades), or its error."""
+        if self.source is not None or self.error is not None or self.file is None:
+            return self
+        try:
+            return replace(self, source=read_solution(Path(self.file), Path(self.root) if self.root else None))
+        except CannotGrade as error:
+            return replace(self, error=str(error))
 
 
 # -- inputs -----------------------------------------------------------------------------------------
 
 
 def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None) -> list[Submission]:
-    """Submissions from files, folders (every *.py below, sorted) and a JSONL manifest, in that order.
+    """Submissions from files, folders (every *.py below but environments, hidden folders and what
+    .gitignore ignores: core/walk.py) and a JSONL manifest, in that order.
     A file named twice is graded once; a path that does not exist is a `could_not_grade` submission.
-    Sources are not read here (the grading threads read them), so a list of 10,000 stays small."""
+    Every source is read here, before any grading starts (size-capped: 10,000 stay small)."""
     found: list[Submission] = []
     seen: set[str] = set()
 
@@ -74,10 +89,10 @@ def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for file in sorted(p for p in path.rglob("*.py") if p.is_file() and "__pycache__" not in p.parts):
-                add(Submission(id=str(file), file=str(file)))
+            for file in solution_files(path):
+                add(Submission(id=str(file), file=str(file), root=str(path)))
         else:  # a missing or unreadable file is reported when it is read
-            add(Submission(id=str(path), file=str(path)))
+            add(Submission(id=str(path), file=str(path), root=str(path.parent)))
     if manifest is not None:
         for line, submission in read_manifest(Path(manifest)):
             if submission.id in seen:  # each id is graded once: the later line is reported under its place
@@ -85,7 +100,7 @@ def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None
                                         error=submission.error or f"{manifest}:{line}: duplicate id "
                                                                   f"'{submission.id}' (each id is graded once)")
             add(submission)
-    return found
+    return [submission.read() for submission in found]
 
 
 def read_manifest(path: Path) -> Iterator[tuple[int, Submission]]:
@@ -112,7 +127,7 @@ def read_manifest(path: Path) -> Iterator[tuple[int, Submission]]:
             continue
         sub_id = entry.get("id")
         if not isinstance(sub_id, (str, int)) or isinstance(sub_id, bool) or str(sub_id) == "":
-            yield number, Submission(id=where, error=f'{where}: no "id" (a non-empty string)')
+            yield number, Submission(id=where, error=f'{where}: no "id" (a non-empty string or a number)')
             continue
         sub_id = str(sub_id)
         file, source, problem = entry.get("file"), entry.get("source"), entry.get("problem")
@@ -128,10 +143,11 @@ def read_manifest(path: Path) -> Iterator[tuple[int, Submission]]:
             continue
         if file is not None and not Path(file).is_absolute():
             file = str(path.parent / file)
+        root = str(path.parent) if file is not None else None
         if problem is not None and not _is_slug(problem) and not Path(problem).is_absolute():
             candidate = path.parent / problem  # a problem path is relative to the manifest too
             problem = str(candidate) if candidate.exists() else problem
-        yield number, Submission(id=sub_id, file=file, source=source, problem=problem)
+        yield number, Submission(id=sub_id, file=file, source=source, problem=problem, root=root)
 
 
 def _is_slug(name: str) -> bool:
@@ -141,12 +157,26 @@ def _is_slug(name: str) -> bool:
 # -- grading one submission -------------------------------------------------------------------------
 
 
+def hide_row(result: dict[str, Any]) -> dict[str, Any]:
+    """A result line with no expected value in it (`kata grade --hidden`): each case as results.hide_expected
+    leaves it, and a rejected benchmark's reason cut to its shape."""
+    from .results import CaseResult, hide_expected
+
+    cases = [asdict(hide_expected(CaseResult(**case))) for case in result.get("cases") or []]
+    hidden = {**result, "cases": cases}
+    bench = result.get("bench")
+    if isinstance(bench, dict) and not bench.get("correct"):
+        hidden["bench"] = {**bench, "gate_message": "rejected: an output did not match (details hidden)",
+                           "shapes": [{**shape, "check": "passed" if shape.get("check") == "passed" else "failed"}
+                                      for shape in bench.get("shapes") or []]}
+    return hidden
+
+
 def could_not_grade(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
-    """The line of a submission that could not be graded: the `kata run --json` keys, verdict
-    `could_not_grade`, and why in "reason"."""
-    return {"id": submission.id, "problem": problem or submission.problem, "file": submission.file,
-            "verdict": COULD_NOT_GRADE, "passed": 0, "total": 0, "time_ms": 0.0, "findings": [], "cases": [],
-            "title": "", "entry_line": None, "output": "", "cancelled": False, "reason": reason}
+    """The line of a submission that could not be graded: `kata run --json`'s could_not_grade object
+    with the submission's "id" first. `problem`: the slug, when the problem was found (a name that
+    matches none is in the reason, not counted as a problem of its own)."""
+    return {"id": submission.id, **could_not_grade_to_dict(submission.file, problem, reason)}
 
 
 def crashed(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
@@ -181,26 +211,21 @@ class Grader:
         return grading
 
     def problem(self, name: str) -> Problem:
+        """A manifest's problem: a slug, or a path into the catalogue (a submission never brings its own)."""
         with self._lock:
             if name not in self._problems:
-                self._problems[name] = self._grading().problem_for(Path("."), "", name)
+                try:
+                    self._problems[name] = self.catalog.resolve(name, Path("."))
+                except LookupError as error:
+                    raise CannotGrade(str(error)) from None
             return self._problems[name]
 
     def resolve(self, submission: Submission) -> tuple[str, Problem]:
         """-> (the source, the problem); CannotGrade with the reason otherwise."""
+        submission = submission.read()
         if submission.error is not None:
             raise CannotGrade(submission.error)
-        source = submission.source
-        if source is None:
-            path = Path(submission.file or "")
-            try:
-                source = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise CannotGrade(f"{path}: no such file") from None
-            except IsADirectoryError:
-                raise CannotGrade(f"{path}: is a folder") from None
-            except (OSError, UnicodeDecodeError) as error:
-                raise CannotGrade(f"{path}: cannot read ({error})") from None
+        source = submission.source or ""
         if submission.problem:
             return source, self.problem(submission.problem)
         with self._lock:
@@ -255,6 +280,8 @@ class ResultsFile:
         import tempfile
 
         self.echo = echo
+        self.key = results_key()
+        self.unverified = 0  # lines already there that this grader did not sign: graded again
         self.done: set[str] = set()
         self.previous: list[dict[str, Any]] = []  # slim rows of the lines already there
         self._lock = threading.Lock()
@@ -285,12 +312,16 @@ class ResultsFile:
                 row = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if isinstance(row, dict) and "id" in row:
-                self.done.add(str(row["id"]))
-                self.previous.append(slim(row))
+            if not (isinstance(row, dict) and "id" in row):
+                continue
+            if not signed_by(row, self.key):
+                self.unverified += 1
+                continue
+            self.done.add(str(row["id"]))
+            self.previous.append(slim(row))
 
     def write(self, result: dict[str, Any]) -> None:
-        line = json.dumps(result, ensure_ascii=False) + "\n"
+        line = json.dumps(sign(result, self.key), ensure_ascii=False) + "\n"
         with self._lock:
             self._file.write(line)
             self._file.flush()
@@ -316,6 +347,60 @@ class ResultsFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+SIGNATURE = "signature"
+
+
+def results_key() -> bytes:
+    """This grader's key for signing result lines: made once, readable by its user only, and (like every
+    file of the grader's) out of any worker's reach."""
+    from .history import user_store
+
+    path = user_store().parent / "results.key"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = os.urandom(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another batch made it first
+            return path.read_bytes()
+        with os.fdopen(fd, "wb") as file:
+            file.write(key)
+        return key
+
+
+def _digest(row: dict[str, Any], key: bytes) -> str:
+    import hashlib
+    import hmac
+
+    body = json.dumps({k: v for k, v in row.items() if k != SIGNATURE}, sort_keys=True, ensure_ascii=False)
+    return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def sign(row: dict[str, Any], key: bytes) -> dict[str, Any]:
+    """A result line with its signature: what `--resume` and the leaderboard check it wrote it."""
+    return {**row, SIGNATURE: _digest(row, key)}
+
+
+def signed_by(row: dict[str, Any], key: bytes) -> bool:
+    import hmac
+
+    signature = row.get(SIGNATURE)
+    return isinstance(signature, str) and hmac.compare_digest(signature, _digest(row, key))
+
+
+def verified(rows: Iterable[dict[str, Any]], key: bytes) -> tuple[list[dict[str, Any]], int]:
+    """The rows signed with `key`, and how many were not (a line appended by anyone but the grader)."""
+    kept, dropped = [], 0
+    for row in rows:
+        if signed_by(row, key):
+            kept.append(row)
+        else:
+            dropped += 1
+    return kept, dropped
 
 
 def read_results(path: Path) -> Iterator[dict[str, Any]]:
@@ -562,6 +647,8 @@ class GradeOptions:
     ray_address: str | None = None
     problem_paths: Sequence[str] = ()  # extra problems (`kata --problems`), which Ray actors load too
     max_retries: int = 2  # Ray: times a submission is retried after its actor died
+    hidden: bool = False  # no expected value (or anything computed from one) in any output: leaderboards
+    isolation: str = "best"  # the sandbox's: "strict" refuses to grade without every layer
 
 
 def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, workspace: Path | None,
@@ -569,6 +656,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
     """`kata grade`: grade, write the results (and JUnit), print the summary; -> the exit code
     (0 all accepted, 1 some not accepted, 2 some could not be graded)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = console or Console(highlight=False)
@@ -577,6 +665,9 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
         raise CannotGrade("nothing to grade: pass files, folders or --manifest FILE")
     if options.resume and not options.out:
         raise CannotGrade("--resume needs --out FILE (the results to resume from)")
+    for flag, target in (("--out", options.out), ("--junit", options.junit)):
+        if target:
+            _check_output(flag, Path(target))
     if options.ray:
         try:
             from .batch_ray import run_ray
@@ -584,9 +675,16 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
             raise CannotGrade(str(error)) from None
     submissions = collect(options.paths, options.manifest)
     tally = Tally()
-    with ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout) as results:
+    try:
+        results = ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout)
+    except OSError as error:
+        raise CannotGrade(f"--out {options.out}: cannot write ({error.strerror or error})") from None
+    with results:
         for row in results.previous:
             tally.add(row, resumed=True)
+        if results.unverified:
+            err.print(f"[yellow]warning:[/] {results.unverified} line(s) of {escape(str(options.out))} were not "
+                      f"written by this grader (no valid signature); their submissions are graded again")
         pending = [s for s in submissions if s.id not in results.done]
         started = time.perf_counter()
         with Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
@@ -594,6 +692,8 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
             task = progress.add_task("grading", total=len(pending), rate="")
 
             def on_result(result: dict[str, Any]) -> None:
+                if options.hidden:
+                    result = hide_row(result)
                 results.write(result)
                 tally.add(result)
                 elapsed = time.perf_counter() - started
@@ -608,6 +708,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                     tally.retried = run_ray(pending, options, on_result, err=err, catalog=catalog, on_ready=on_ready)
                 else:
                     grader = Grader(catalog, settings, workspace, bench=options.bench)
+                    grader.pool.isolation = options.isolation
                     run_local(pending, grader, options.jobs or default_jobs(), on_result)
             except KeyboardInterrupt:
                 progress.stop()
@@ -616,11 +717,27 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 raise
         elapsed = time.perf_counter() - started
         if options.junit:
-            write_junit(results.rows(), options.junit)
+            try:
+                write_junit(results.rows(), options.junit)
+            except OSError as error:
+                where = f"; the results are in {options.out}" if options.out else ""
+                raise CannotGrade(f"--junit {options.junit}: cannot write ({error.strerror or error}){where}") \
+                    from None
     (console if options.out else err).print(summary_table(tally, elapsed))
     if tally.verdicts[COULD_NOT_GRADE]:
         err.print(f"[red]{tally.verdicts[COULD_NOT_GRADE]} could not be graded[/] (their lines say why)")
     return tally.exit_code()
+
+
+def _check_output(flag: str, path: Path) -> None:
+    """Before any grading: an output path that cannot be a file is said at once, not after the batch."""
+    if path.is_dir():
+        example = path / ("results.jsonl" if flag == "--out" else "junit.xml")
+        raise CannotGrade(f"{flag} {path} is a folder; give a file (e.g. {example})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CannotGrade(f"{flag} {path}: cannot create {path.parent} ({error.strerror or error})") from None
 
 
 def default_jobs() -> int:

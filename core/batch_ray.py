@@ -34,7 +34,8 @@ try:
     import ray
     from ray.exceptions import RayActorError, RayError
 except ImportError as error:  # pragma: no cover - the extra is not installed
-    raise ImportError("`kata grade --ray` needs Ray: pip install 'infrakata[ray]' (or scripts/setup --dev)") \
+    raise ImportError("`kata grade --ray` needs Ray: install infrakata with its `ray` extra (pip install "
+                      "'.[ray]' in a checkout, or scripts/setup --dev)") \
         from error
 
 IN_FLIGHT_PER_ACTOR = 2
@@ -44,11 +45,12 @@ IN_FLIGHT_PER_ACTOR = 2
 class GraderActor:
     """A warm grader on a Ray node: its own zygote, its Runner's reference cache."""
 
-    def __init__(self, problem_paths: Sequence[str], bench: bool):
+    def __init__(self, problem_paths: Sequence[str], bench: bool, isolation: str):
         from .sandbox.pool import WorkerPool
 
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         self.grader = Grader(Catalog.load(problem_paths), bench=bench, pool=WorkerPool.shared())
+        self.grader.pool.isolation = isolation
         self.grader.pool.wait_ready()
 
     def pid(self) -> int:
@@ -113,7 +115,7 @@ class RayGrading:
     def _new_slot(self, gpu: bool) -> _Slot:
         options = {"num_gpus": 1, "num_cpus": 1} if gpu else {"num_cpus": 1}
         actor = GraderActor.options(**options)  # type: ignore[attr-defined]  # ray.remote adds it
-        return _Slot(actor.remote(self.problem_paths, self.options.bench), gpu)
+        return _Slot(actor.remote(self.problem_paths, self.options.bench, self.options.isolation), gpu)
 
     def close(self) -> None:
         for slot in self.slots:

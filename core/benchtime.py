@@ -107,11 +107,12 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
     so that the figure is comparable with its; the L2 flush and a device-wide synchronisation come
     before each timed call.
     """
+    began = _perf_counter()
     maker = _maker(payload["module"], payload["make_inputs"])
     make, shape, device, timed = maker[0], tuple(payload["shape"]), payload["device"], payload["timed"]
     replaced = _replaced(maker)
     if replaced:  # replaced at import: time nothing with a forged clock
-        return {"reps": [], "output": None, "replaced": replaced}
+        return {"reps": [], "output": None, "replaced": replaced, "overhead_ms": 0.0}
 
     if payload["warmup"]:
         warm = make(*shape, seed=payload["warmup_seed"], device=device)
@@ -137,7 +138,10 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
             output = None
             if timed:
                 _empty_cache()
-    return {"reps": reps, "output": output, "replaced": _replaced(maker)}
+    # What this request spent besides its calls (the warm-up's included): the trusted reference's is the
+    # grader's measure of what preparing a repetition costs.
+    overhead_ms = (_perf_counter() - began) * 1e3 - sum(rep["wall_ms"] for rep in reps)
+    return {"reps": reps, "output": output, "replaced": _replaced(maker), "overhead_ms": overhead_ms}
 
 
 def time_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
@@ -164,7 +168,7 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
     with the reference's last, where both are (on the GPU for a CUDA run).
 
     payload: time_reps's, plus solution_output (as time_reps exported it), tolerance (compare.Tolerance's
-    fields) and output_names. -> {"reps", "comparison": compare.Comparison's fields}
+    fields) and output_names. -> {"reps", "overhead_ms", "comparison": compare.Comparison's fields}
     """
     from .compare import Comparison, Tolerance, compare
 
@@ -172,14 +176,14 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
         actual = import_output(payload["solution_output"])
     except (TypeError, ValueError, KeyError, RuntimeError) as error:
         failed = Comparison(False, f"the solution's output could not be read ({type(error).__name__}: {error})")
-        return {"reps": [], "comparison": vars(failed)}
+        return {"reps": [{"device_ms": None, "wall_ms": 0.0}], "overhead_ms": 0.0, "comparison": vars(failed)}
     result = _run_reps(entry, payload)
     comparison = compare(actual, result["output"], Tolerance(**payload["tolerance"]),
                          names=tuple(payload["output_names"]))
     del actual, result["output"]
     if payload["timed"]:
         _empty_cache()
-    return {"reps": result["reps"], "comparison": vars(comparison)}
+    return {"reps": result["reps"], "overhead_ms": result["overhead_ms"], "comparison": vars(comparison)}
 
 
 # -- the last output, across processes ----------------------------------------------------------

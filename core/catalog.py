@@ -64,14 +64,54 @@ class Catalog:
         return cls(dict(sorted(problems.items())), errors)
 
     def get(self, slug_or_path: str) -> Problem:
+        """A slug, or a problem folder or codestar JSON given by whoever runs the command (`kata run
+        --problem`, kata.toml: trusted, its code runs in the grader; what is graded never chooses this)."""
         if slug_or_path in self.problems:
             return self.problems[slug_or_path]
         path = Path(slug_or_path).expanduser()
         if path.exists():
-            return load_problem(path.resolve())
-        close = [s for s in self.problems if slug_or_path in s or s in slug_or_path]
-        hint = f"; did you mean {', '.join(close[:3])}?" if close else "; `kata list` shows the catalogue"
-        raise LookupError(f"no problem '{slug_or_path}' (neither a slug nor a path){hint}")
+            return load_problem(checked_problem_path(path))
+        raise LookupError(f"no problem '{slug_or_path}' (neither a slug nor a path){self._hint(slug_or_path)}")
+
+    def resolve(self, name: str, relative_to: Path) -> Problem:
+        """A problem named by what is graded (a `# kata:` header, a manifest line): a slug, or a path to a
+        problem already in the catalogue (configured problem folders included). Nothing else is loaded,
+        so a submission cannot bring the problem (and test_code) it is graded against."""
+        if name in self.problems:
+            return self.problems[name]
+        candidate = (relative_to / Path(name).expanduser())
+        try:
+            resolved = candidate.resolve(strict=True)
+        except (OSError, RuntimeError):
+            resolved = None
+        if resolved is not None:
+            if resolved.name == "problem.toml":
+                resolved = resolved.parent
+            for problem in self.problems.values():
+                if problem.source_path == resolved:
+                    return problem
+            raise LookupError(f"'{name}' is not a problem of the catalogue: a problem graded from a file must be a "
+                              f"slug, or lie in a configured problem folder (`problems` in kata.toml, or --problems)")
+        raise LookupError(f"no problem '{name}' (neither a slug nor a path){self._hint(name)}")
+
+    def _hint(self, name: str) -> str:
+        close = [s for s in self.problems if name in s or s in name]
+        return f"; did you mean {', '.join(close[:3])}?" if close else "; `kata list` shows the catalogue"
+
+
+def checked_problem_path(path: Path) -> Path:
+    """A problem path, refused (ProblemError) unless it is a folder or a regular file: reading a FIFO or a
+    device would block or never end."""
+    import stat
+
+    resolved = path.resolve()
+    try:
+        mode = resolved.stat().st_mode
+    except OSError as error:
+        raise ProblemError(path, f"cannot be read ({error.strerror})") from None
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        raise ProblemError(path, "is not a regular file or a folder (a FIFO or a device?): not a problem")
+    return resolved
 
 
 def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
@@ -79,6 +119,11 @@ def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
 
     if not root.exists():
         errors.append(ProblemError(root, "problem path does not exist"))
+        return []
+    try:
+        checked_problem_path(root)
+    except ProblemError as error:
+        errors.append(error)
         return []
     if any(kind.defines(root) for kind in KINDS.values()):
         return [root]
@@ -253,6 +298,7 @@ def _inline_cases(top: _Fields, has_cases_py: bool) -> tuple[Case, ...]:
             name=fields.get("name", str, f"case {index}"),
             args=tuple(fields.get("args", list, [])),
             kwargs=dict(fields.get("kwargs", dict, {})),
+            hidden=fields.get("hidden", bool, False),
         ))
     return tuple(cases)
 

@@ -12,12 +12,12 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .catalog import ProblemError, expected_verdict
 from .compare import Tolerance, compare
 from .kinds import kind_of
-from .problem import Problem
+from .problem import Case, Problem
 from .results import VERDICTS, GradingError
 
 if TYPE_CHECKING:
@@ -80,10 +80,10 @@ def check_problem(problem: Problem, runner: Runner) -> ProblemCheck:
         first, second = runner.case_inputs(problem), runner.case_inputs(problem)
         if len(first) != len(second):
             return f"cases() is not deterministic: {len(first)} cases, then {len(second)}"
-        for index, ((name, *one), (_, *two)) in enumerate(zip(first, second, strict=False), 1):
+        for index, (one, two) in enumerate(zip(first, second, strict=False), 1):
             same = compare(_inputs(two), _inputs(one), Tolerance(0.0, 0.0), root="inputs")
             if not same.ok:
-                return f"cases() is not deterministic: case {index} ({name}) differs: {same.message}"
+                return f"cases() is not deterministic: case {index} ({one.name}) differs: {same.message}"
         return None
 
     check("reference accepted", reference)
@@ -105,8 +105,8 @@ def _wrong(runner: Runner, problem: Problem, path: Path, expected: str, label: s
     return None if verdict.split(" ")[0] == expected else f"{label}: expected {expected}, got {verdict}"
 
 
-def _inputs(values: list[Any]) -> object:
+def _inputs(case: Case) -> object:
     from .sandbox.wire import snapshot
 
-    args, kwargs = values
-    return {"args": [snapshot(a) for a in args], "kwargs": {k: snapshot(v) for k, v in kwargs.items()}}
+    return {"args": [snapshot(a) for a in case.args], "kwargs": {k: snapshot(v) for k, v in case.kwargs.items()},
+            "hidden": case.hidden}

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,10 +24,13 @@ from rich.markup import escape
 from . import history, learning
 from .catalog import Catalog
 from .config import find_workspace, load_settings
-from .grading import CannotGrade, Grading
+from .grading import CannotGrade, Grading, read_solution
 from .learning import LearningError, write_starter
 from .problem import Problem
 from .results import GradingError, RunReport
+
+if TYPE_CHECKING:
+    from .sandbox.pool import WorkerPool
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
@@ -50,14 +53,31 @@ STARTED = _process_started()
 class Context:
     """Workspace, settings and catalogue, as every command sees them."""
 
-    def __init__(self, start: Path, extra_problems: Sequence[str]):
+    def __init__(self, start: Path, extra_problems: Sequence[str], isolation: str | None = None):
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
         self.workspace = find_workspace(start)
         self.settings, warnings = load_settings(self.workspace)
         for warning in warnings:
             self.err.print(f"[yellow]warning:[/] {escape(warning)}")
+        self.isolation = isolation or self.settings.isolation
         self.catalog = Catalog.load([*self.settings.problem_paths, *extra_problems])
         self.grading = Grading(self.catalog, self.settings, self.workspace)
+
+    def pool(self) -> WorkerPool:
+        """The shared worker pool, held to this command's isolation (--isolation, else kata.toml)."""
+        from .sandbox.pool import WorkerPool
+
+        pool = WorkerPool.shared()
+        pool.isolation = self.isolation
+        return pool
+
+    def warn_if_unconfined(self) -> None:
+        """The one line saying which layers of the sandbox this machine lacks (nothing when all hold)."""
+        from .doctor import warning_line
+
+        line = warning_line(self.pool().isolation_layers)
+        if line is not None:
+            self.err.print(f"[yellow]warning:[/] {escape(line)}")
 
     def report_catalog_errors(self) -> None:
         for error in self.catalog.errors:
@@ -68,60 +88,94 @@ class Context:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CannotGrade(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CannotGrade(f"{path}: cannot read ({error})") from None
+    return read_solution(path)
 
 
-def _filtered(ctx: Context, args: argparse.Namespace, progress: dict[str, dict[str, Any]]) -> list[Problem]:
-    def wanted(p: Problem) -> bool:
-        solved = bool(progress.get(p.slug, {}).get("accepted"))
-        return ((not args.area or p.category.lower() == args.area.lower())
-                and (not args.difficulty or p.difficulty.lower() == args.difficulty.lower())
-                and (not args.tag or any(args.tag.lower() == t.lower() for t in p.tags))
-                and not (args.todo and solved) and not (args.solved and not solved))
+def _check_filters(ctx: Context, args: argparse.Namespace) -> None:
+    """A filter value that no problem has is a typo: say so, with the values there are."""
+    problems = ctx.catalog.problems.values()
+    areas = sorted({p.category for p in problems if p.category}, key=learning.area_key)
+    levels = sorted({p.difficulty for p in problems if p.difficulty}, key=learning.difficulty_key)
+    for flag, given, values in (("--area", args.area, areas), ("--difficulty", args.difficulty, levels)):
+        if given and given.lower() not in {v.lower() for v in values}:
+            raise CannotGrade(f"no {flag[2:]} '{given}'; {flag} takes one of: {', '.join(values)}")
+    tags = sorted({t for p in problems for t in p.tags}, key=str.lower)
+    if args.tag and args.tag.lower() not in {t.lower() for t in tags}:
+        raise CannotGrade(f"no problem is tagged '{args.tag}'; tags: {', '.join(tags)}")
 
-    return [p for p in learning.course_order(ctx.catalog.problems.values()) if wanted(p)]
+
+def _in_scope(args: argparse.Namespace, p: Problem) -> bool:
+    """What --area, --difficulty and --tag keep (the per-area counts are over these)."""
+    return ((not args.area or p.category.lower() == args.area.lower())
+            and (not args.difficulty or p.difficulty.lower() == args.difficulty.lower())
+            and (not args.tag or any(args.tag.lower() == t.lower() for t in p.tags)))
 
 
 def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
+    _check_filters(ctx, args)
     progress = {row["problem"]: row for row in history.summary(ctx.workspace)}
-    problems = _filtered(ctx, args, progress)
+
+    def solved(p: Problem) -> bool:
+        return bool(progress.get(p.slug, {}).get("accepted"))
+
+    in_scope = [p for p in learning.course_order(ctx.catalog.problems.values()) if _in_scope(args, p)]
+    problems = [p for p in in_scope if not (args.todo and solved(p)) and not (args.solved and not solved(p))]
     if args.json:
         print(json.dumps([{**p.summary(), "progress": progress.get(p.slug)} for p in problems],
                          ensure_ascii=False, indent=2))
     else:
-        from rich.table import Table
-
-        table = Table(box=None, header_style="bold")
-        for column in ("slug", "title", "area", "difficulty", "bench", "you"):
-            table.add_column(column)
-        for p in problems:
-            mine = progress.get(p.slug)
-            status = "" if mine is None else ("[green]solved[/]" if mine["accepted"] else
-                                              f"best {mine['best_passed']}/{mine['total']}")
-            table.add_row(escape(p.slug), escape(p.title), escape(p.category), escape(p.difficulty),
-                          "CUDA" if p.benchmark else "", status)
         console = Console(highlight=False)
-        console.print(table)
+        console.print(_list_table(problems, progress, console.width))
         if not problems:
             console.print("no problem matches these filters")
         areas: dict[str, list[int]] = {}
-        for p in problems:
+        for p in in_scope:  # --todo and --solved choose the rows, not what an area counts
             counts = areas.setdefault(p.category or "(no area)", [0, 0, 0])
-            mine = progress.get(p.slug)
-            counts[0] += bool(mine and mine["accepted"])
-            counts[1] += mine is not None
+            counts[0] += solved(p)
+            counts[1] += p.slug in progress
             counts[2] += 1
-        for area, (solved, attempted, total) in areas.items():
-            console.print(f"{escape(area)}: {solved}/{total} solved, {attempted} attempted")
+        for area, (done, attempted, total) in areas.items():
+            console.print(f"{escape(area)}: {done}/{total} solved, {attempted} attempted")
         where = history.store_path(ctx.workspace)
         console.print(f"[dim]progress from {escape(str(where))}[/]")
     ctx.report_catalog_errors()
     return 0
+
+
+TITLE_MIN = 20  # columns: a title folded narrower than this reads worse than none
+
+
+def _list_table(problems: list[Problem], progress: dict[str, dict[str, Any]], width: int) -> Any:
+    """Slugs are what every command takes: they are never cut. The title folds into the columns left,
+    and is left out when fewer than TITLE_MIN are (`kata show SLUG` has it)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    def status(slug: str) -> Text:
+        mine = progress.get(slug)
+        if mine is None:
+            return Text("")
+        if mine["accepted"]:
+            return Text("solved", style="green")
+        return Text(f"best {mine['best_passed']}/{mine['total']}")
+
+    columns = {"slug": [Text(p.slug) for p in problems], "title": [Text(p.title) for p in problems],
+               "area": [Text(p.category) for p in problems], "difficulty": [Text(p.difficulty) for p in problems],
+               "bench": [Text("CUDA" if p.benchmark else "") for p in problems],
+               "you": [status(p.slug) for p in problems]}
+    widths = {name: max([len(name), *(cell.cell_len for cell in cells)]) for name, cells in columns.items()}
+    others = sum(widths.values()) - widths["title"] + 2 * (len(columns) - 1)  # two spaces between columns
+    if width - others < TITLE_MIN:
+        del columns["title"]
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for name in columns:
+        if name == "title":
+            table.add_column(name, overflow="fold", min_width=TITLE_MIN)
+        else:
+            table.add_column(name, no_wrap=True, min_width=widths[name] if name == "slug" else None)
+    for row in zip(*columns.values(), strict=True):
+        table.add_row(*row)
+    return table
 
 
 def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
@@ -143,25 +197,49 @@ def cmd_start(ctx: Context, args: argparse.Namespace) -> int:
         target = write_starter(problem, Path(args.dir))
     except LearningError as error:
         raise CannotGrade(str(error)) from None
-    print(f"wrote {target}\nnext: edit it, then `kata run {target}` (or `kata watch {args.dir}`)")
+    print(f"wrote {target}\nnext: edit it, then `kata run {target}` (or `kata watch {target.parent}`)")
     return 0
 
 
 def cmd_reset(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
-    target = learning.reset_target(problem, Path(args.dir))
-    if target.exists() and not args.yes:
-        if not sys.stdin.isatty():
-            raise CannotGrade(f"{target} exists: `kata reset {problem.slug} {args.dir} --yes` rewrites the starter "
-                              f"over it (keeping a .bak copy)")
-        answer = input(f"rewrite the starter over {target}? (your file is kept as a .bak) [y/N] ")
-        if answer.strip().lower() not in ("y", "yes"):
-            print("nothing changed")
-            return EXIT_REJECTED
-    target, backup = learning.reset(problem, Path(args.dir))
+    try:
+        target = learning.starter_target(problem, Path(args.dir))
+    except LearningError as error:
+        raise CannotGrade(str(error)) from None
+    if target.exists():
+        _check_belongs(ctx, problem, target)
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise CannotGrade(f"{target} exists: `kata reset {problem.slug} {target} --yes` rewrites the "
+                                  f"starter over it (keeping a .bak copy)")
+            answer = input(f"rewrite the starter over {target}? (your file is kept as a .bak) [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                print("nothing changed")
+                return EXIT_REJECTED
+    try:
+        target, backup = learning.reset(problem, target)
+    except LearningError as error:
+        raise CannotGrade(str(error)) from None
     kept = f" (your version is in {backup})" if backup else ""
     print(f"wrote the starter to {target}{kept}\nnext: `kata run {target}`")
     return 0
+
+
+def _check_belongs(ctx: Context, problem: Problem, target: Path) -> None:
+    """`kata reset` rewrites only a file of that kata (as `kata run` would match it), never another one."""
+    source = _read(target)
+    try:
+        owner: Problem | None = ctx.problem_for(target, source, None)
+    except CannotGrade:  # no problem matches it
+        owner = None
+    if owner is None:
+        raise CannotGrade(f"{target} does not belong to {problem.slug} (no '# kata: {problem.slug}' line, and its "
+                          f"name and functions match no kata); nothing changed. Give the file of that kata, or "
+                          f"a folder")
+    if owner.slug != problem.slug:
+        raise CannotGrade(f"{target} belongs to {owner.slug}, not {problem.slug}; nothing changed. "
+                          f"`kata reset {owner.slug} {target}` starts it over")
 
 
 def cmd_hint(ctx: Context, args: argparse.Namespace) -> int:
@@ -201,7 +279,8 @@ def cmd_next(ctx: Context, args: argparse.Namespace) -> int:
         return 0
     console.print(f"next: [bold]{escape(problem.slug)}[/]  {escape(problem.title)}  "
                   f"({escape(problem.category)}, {escape(problem.difficulty or 'unrated')})")
-    console.print(f"run: kata start {problem.slug}" + (f" {args.dir}" if args.dir != "." else ""))
+    folder = Path(args.dir).parent if Path(args.dir).is_file() else Path(args.dir)  # `kata start` takes a folder
+    console.print(f"run: kata start {problem.slug}" + (f" {folder}" if folder != Path(".") else ""))
     return 0
 
 
@@ -246,7 +325,20 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
         print(json.dumps(report_to_dict(report), ensure_ascii=False))
     else:
         Console(highlight=False).print(renderable(report, wall_ms=(time.perf_counter() - STARTED) * 1e3))
+    ctx.warn_if_unconfined()
     return EXIT_ACCEPTED if report.accepted else EXIT_REJECTED
+
+
+def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
+    """The sandbox's layers here (core/doctor.py). Exit 0 when every layer holds, 1 otherwise."""
+    from .doctor import diagnose, format_diagnosis
+
+    diagnosis = diagnose(ctx.pool())
+    if args.json:
+        print(json.dumps(diagnosis.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        Console(highlight=False).print(escape(format_diagnosis(diagnosis)))
+    return 0 if not diagnosis.missing else 1
 
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
@@ -261,8 +353,8 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     def on_change(path: Path) -> None:
         with lock:  # one grading at a time keeps the terminal readable
             try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                source = read_solution(path)
+            except CannotGrade:
                 return
             if only is not None and path.resolve() != only:
                 return
@@ -324,7 +416,7 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
     options = batch.GradeOptions(
         paths=args.paths, manifest=args.manifest, out=args.out, junit=args.junit, jobs=args.jobs, resume=args.resume,
         bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
-        max_retries=args.retries)
+        max_retries=args.retries, hidden=args.hidden, isolation=ctx.isolation)
     if not options.ray:
         from .sandbox.pool import WorkerPool
 
@@ -338,12 +430,35 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
 def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
     from . import batch
 
+    path = Path(args.results)
     try:
-        ranked = batch.leaderboard(batch.read_results(Path(args.results)))
+        rows = list(batch.read_results(path))
+        empty = not rows and not path.read_text(encoding="utf-8").strip()
+        key = Path(args.key).read_bytes() if args.key else batch.results_key()
+    except FileNotFoundError as error:
+        missing = Path(error.filename or path)
+        raise CannotGrade(f"{missing}: no such file" + (f"; `kata grade ... --out {path}` writes one"
+                                                          if missing == path else "")) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise CannotGrade(f"{args.results}: cannot read ({error})") from None
+        raise CannotGrade(f"{path}: cannot read ({error})") from None
+    if empty:
+        raise CannotGrade(f"{path} is empty; `kata grade ... --out {path}` writes the results to rank")
+    if not rows:
+        raise CannotGrade(f"{path}: no result lines (a results file has one JSON object per line, as "
+                          f"`kata grade --out` writes)")
+    rows, unsigned = batch.verified(rows, key)
+    if unsigned:
+        ctx.err.print(f"[yellow]warning:[/] {unsigned} line(s) left out: not signed by "
+                      f"{escape(args.key) if args.key else 'this grader'} (a line `kata grade` did not write, or "
+                      f"one from another grader: pass its key with --key)")
+    ranked = batch.leaderboard(rows)
+    if not ranked:
+        raise CannotGrade(f"{path}: none of its lines is a graded submission signed by this grader "
+                          f"(could_not_grade lines are not ranked)")
     if args.problem:
-        ranked = {p: rows for p, rows in ranked.items() if p == args.problem}
+        if args.problem not in ranked:
+            raise CannotGrade(f"no results for {args.problem} in {path}; problems there: {', '.join(ranked)}")
+        ranked = {args.problem: ranked[args.problem]}
     if args.json:
         print(json.dumps(ranked, ensure_ascii=False, indent=2))
     else:
@@ -362,10 +477,41 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> int:
     return serve(args.serve_args)
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number (at least 1)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: at least 1")
+    return value
+
+
+class _Version(argparse.Action):
+    """`kata --version`: the installed distribution's version, looked up only when asked (it costs 50 ms)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("infrakata")
+        except PackageNotFoundError:
+            installed = "(not installed: scripts/setup, or pip install . in a checkout)"
+        print(f"kata (infrakata) {installed}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kata", description="Grade AI-infrastructure katas.")
+    parser.add_argument("--version", action=_Version)
     parser.add_argument("--problems", action="append", default=[], metavar="PATH",
                         help="extra problem folder or codestar JSON (repeatable)")
+    parser.add_argument("--isolation", choices=("best", "strict"),
+                        help="the sandbox: the best this machine has (default), or refuse to grade without every "
+                             "layer (`kata doctor` lists them); overrides kata.toml's isolation")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="list the problems, with your progress")
     p.add_argument("--json", action="store_true")
@@ -402,6 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "statements, deterministic cases (default: the bundled catalogue)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="problem folders or codestar JSON files")
     p.set_defaults(handler=cmd_check_problems)
+    p = sub.add_parser("doctor", help="the sandbox's layers on this machine, and why any is missing")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_doctor)
     p = sub.add_parser("run", help="grade a solution file")
     p.add_argument("file")
     p.add_argument("--problem", help="slug, problem folder or codestar JSON (default: matched from the file)")
@@ -426,15 +575,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, metavar="N", help="parallel gradings (default: the cores)")
     p.add_argument("--resume", action="store_true", help="skip the ids already in --out")
     p.add_argument("--bench", action="store_true", help="benchmark accepted kernel solutions (one per GPU at a time)")
+    p.add_argument("--hidden", action="store_true", help="keep every expected value (and the differences from it) "
+                   "out of the results, JUnit and summary: for leaderboards, where answers must not leak")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs infrakata[ray]")
+                   help="grade on Ray actors (a local cluster, or the one at ADDRESS); needs the extra `ray`")
     p.add_argument("--retries", type=int, default=2, metavar="N",
                    help="Ray: times a submission is retried after its actor died (default 2)")
     p.set_defaults(handler=cmd_grade)
     p = sub.add_parser("leaderboard", help="rank the submissions of a `kata grade` results file")
     p.add_argument("results", metavar="RESULTS.jsonl")
     p.add_argument("--problem", metavar="SLUG")
-    p.add_argument("--top", type=int, metavar="N")
+    p.add_argument("--top", type=_at_least_one, metavar="N", help="the first N of each problem")
+    p.add_argument("--key", metavar="FILE", help="the key of the grader that wrote the results (default: this "
+                   "machine's, $XDG_DATA_HOME/infrakata/results.key); lines it did not sign are left out")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_leaderboard)
     # Its options (--tcp HOST:PORT, --log-level LEVEL) are the server's own: passed through.
@@ -457,15 +610,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             _read(Path(args.file))  # a missing file is said at once, before any worker starts
         if args.command == "watch":
             watched(Path(args.dir))
-        if args.command in ("run", "bench", "watch", "check-problems"):
+        if args.command in ("run", "bench", "watch", "check-problems", "doctor"):
             from .sandbox.pool import WorkerPool
 
             WorkerPool.shared().start()  # warm the zygote while this process loads the problem
         start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
-        ctx = Context(start if start.exists() else Path("."), args.problems)
+        ctx = Context(start if start.exists() else Path("."), args.problems, args.isolation)
+        if args.command in ("run", "bench", "watch", "grade", "check-problems", "doctor"):
+            ctx.pool()  # held to the isolation asked for before anything is graded
         handler: Callable[[Context, argparse.Namespace], int] = args.handler
         return handler(ctx, args)
     except (CannotGrade, GradingError, SandboxUnavailable) as error:
+        if args.command == "run" and args.json:  # a consumer of the JSON reads why on stdout too
+            from .report import could_not_grade_to_dict
+
+            problem = error.problem if isinstance(error, CannotGrade) else None
+            print(json.dumps(could_not_grade_to_dict(args.file, problem, str(error)), ensure_ascii=False))
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {escape(str(error))}")
         return EXIT_CANNOT_GRADE
 

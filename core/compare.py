@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import torch
@@ -45,14 +46,19 @@ class Tolerance:
 
 def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
             names: tuple[str, ...] = ()) -> Comparison:
-    if names and isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)) \
-            and len(names) == len(expected) == len(actual):
-        for name, a, e in zip(names, actual, expected, strict=False):
-            result = _compare(a, e, tolerance, name)
-            if not result.ok:
-                return result
-        return Comparison(True)
-    return _compare(actual, expected, tolerance, root)
+    """Never raises: a value the comparison cannot handle fails it, saying so."""
+    try:
+        if names and isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)) \
+                and len(names) == len(expected) == len(actual):
+            for name, a, e in zip(names, actual, expected, strict=False):
+                result = _compare(a, e, tolerance, name)
+                if not result.ok:
+                    return result
+            return Comparison(True)
+        return _compare(actual, expected, tolerance, root)
+    except Exception as error:  # noqa: BLE001 - whatever the solution returned, the grader goes on
+        return Comparison(False, f"{root}: the output could not be compared with the expected one "
+                                 f"({type(error).__name__}: {str(error)[:300]})")
 
 
 def describe(value: Any, limit: int = 120) -> str:
@@ -63,6 +69,8 @@ def describe(value: Any, limit: int = 120) -> str:
         return f"tensor(shape={tuple(value.shape)}, dtype={_dtype(value)})"
     if isinstance(value, dict) and REFUSED in value:
         return f"<refused: {value[REFUSED]}>"
+    if isinstance(value, int) and value.bit_length() > INT_SHOWN_BITS:
+        return f"an int of {value.bit_length()} bits"  # repr() of a huge int is slow, or refused
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -79,8 +87,15 @@ def _type_name(value: Any) -> str:
     return f"{type(value).__name__} {describe(value, 60)}"
 
 
+INT_SHOWN_BITS = 256
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _fail(path: str, message: str, actual: Any, expected: Any) -> Comparison:
@@ -100,8 +115,10 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
         if isinstance(actual, torch.Tensor) and actual.numel() == 1 and not actual.dtype.is_complex:
             actual = actual.item()
         if not _is_number(actual):
-            return _fail(path, f"expected {type(expected).__name__} {expected!r}, got {_type_name(actual)}",
+            return _fail(path, f"expected {type(expected).__name__} {describe(expected)}, got {_type_name(actual)}",
                          actual, expected)
+        if _is_int(actual) and _is_int(expected):
+            return _compare_ints(actual, expected, tol, path)
         return _compare_numbers(float(actual), float(expected), tol, path, actual, expected)
     if isinstance(expected, (bool, str, bytes)) or expected is None:
         if type(actual) is not type(expected) or actual != expected:
@@ -141,6 +158,11 @@ def _bound(tol: Tolerance) -> str:
     return f"atol {tol.atol:.0e} + rtol {tol.rtol:.0e} * |expected|"
 
 
+def _finite(value: float) -> float | None:
+    """A figure for the report, or None: NaN and Inf are not measures (and JSON has no such numbers)."""
+    return value if math.isfinite(value) else None
+
+
 def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any, expected: Any) -> Comparison:
     diff = abs(a - e)
     rel = diff / abs(e) if e else (0.0 if diff == 0 else math.inf)
@@ -151,11 +173,31 @@ def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any,
     else:
         ok = diff <= tol.atol + tol.rtol * abs(e)
     if ok:
-        return Comparison(True, max_abs_diff=diff, max_rel_diff=rel)
+        return Comparison(True, max_abs_diff=_finite(diff), max_rel_diff=_finite(rel))
     message = f"expected {expected!r}, got {actual!r}"
     if math.isfinite(diff) and (tol.atol or tol.rtol):  # with no tolerance the bound says nothing
         message += f", |diff| {diff:.1e} > {_bound(tol)}"
-    return Comparison(False, f"{path}: {message}", diff, rel, 1, 1, None, repr(expected), repr(actual), path)
+    return Comparison(False, f"{path}: {message}", _finite(diff), _finite(rel), 1, 1, None, repr(expected),
+                      repr(actual), path)
+
+
+def _compare_ints(a: int, e: int, tol: Tolerance, path: str) -> Comparison:
+    """Ints exactly, at any size (a float holds 53 bits); the tolerance still applies to the difference."""
+    diff = abs(a - e)
+    if diff == 0:
+        return Comparison(True, max_abs_diff=0.0, max_rel_diff=0.0)
+    ok = diff <= Fraction(tol.atol) + Fraction(tol.rtol) * abs(e)  # exact: no float overflows
+    try:
+        shown_diff = float(diff)
+        rel = float(Fraction(diff, abs(e))) if e else math.inf
+    except OverflowError:
+        shown_diff = rel = math.inf
+    if ok:
+        return Comparison(True, max_abs_diff=shown_diff, max_rel_diff=rel)
+    message = f"expected {describe(e)}, got {describe(a)}"
+    if math.isfinite(shown_diff) and (tol.atol or tol.rtol):
+        message += f", |diff| {shown_diff:.1e} > {_bound(tol)}"
+    return Comparison(False, f"{path}: {message}", shown_diff, rel, 1, 1, None, describe(e), describe(a), path)
 
 
 def _index(flat: int, shape: torch.Size) -> list[int]:
@@ -206,6 +248,9 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
     mismatched = int(bad.sum())
     if mismatched == 0:
         return Comparison(True, max_abs_diff=max_abs, max_rel_diff=max_rel, mismatched=0, elements=elements)
+    # The figures are over the finite elements: said only when a finite element is among the misses,
+    # so that a NaN where 0.5 was expected never reads as "max rel 0.0e+00".
+    measured = bool((bad & finite).any())
     # The worst element: a non-finite mismatch first, else the one furthest past its bound.
     excess = torch.where(finite, diff - (tol.atol + tol.rtol * e.abs()), torch.full_like(diff, math.inf))
     excess = torch.where(bad, excess, torch.full_like(diff, -math.inf))
@@ -225,9 +270,12 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
         extras.append(f"{nan_count} NaN where finite values were expected")
     if inf_count:
         extras.append(f"{inf_count} Inf where finite values were expected")
-    message = (f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside; "
-               f"max rel {max_rel:.1e}" + "".join(f"; {x}" for x in extras))
-    return Comparison(False, message, max_abs, max_rel, mismatched, elements, index, exp_s, act_s, where)
+    if measured:
+        extras.insert(0, f"max rel {max_rel:.1e}")
+    message = f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside" + "".join(
+        f"; {x}" for x in extras)
+    return Comparison(False, message, max_abs if measured else None, max_rel if measured else None, mismatched,
+                      elements, index, exp_s, act_s, where)
 
 
 def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> Comparison:

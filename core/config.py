@@ -17,6 +17,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 GRADE_ON = ("save", "type")
+ISOLATION = ("best", "strict")  # the sandbox's layers: the best this machine has, or all of them (kata doctor)
 
 
 @dataclass(frozen=True)
@@ -26,20 +27,22 @@ class Settings:
     problem_paths: tuple[Path, ...] = ()
     watch_files: bool = True
     file_map: dict[str, str] = field(default_factory=dict)  # glob (relative to the workspace) -> slug or path
+    isolation: str = "best"  # "strict": refuse to grade unless every layer of the sandbox holds
     inline_values: bool = True  # the first failing case's values beside the code (inlay hints, hover)
 
 
-# (toml key, editor key, check, what a valid value is)
-_FIELDS: dict[str, tuple[str, Any, str]] = {
-    "grade_on": ("gradeOn", lambda v: v in GRADE_ON, '"save" or "type"'),
-    "debounce_ms": ("debounceMs", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+# Settings field -> (its key in kata.toml or [tool.kata], its editor key, check, what a valid value is).
+_FIELDS: dict[str, tuple[str, str, Any, str]] = {
+    "grade_on": ("grade_on", "gradeOn", lambda v: v in GRADE_ON, '"save" or "type"'),
+    "debounce_ms": ("debounce_ms", "debounceMs", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
                     "an integer >= 0 (milliseconds)"),
-    "problem_paths": ("problemPaths", lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
+    "problem_paths": ("problems", "problemPaths", lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
                       "a list of paths"),
-    "watch_files": ("watchFiles", lambda v: isinstance(v, bool), "true or false"),
-    "file_map": ("fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
+    "watch_files": ("watch_files", "watchFiles", lambda v: isinstance(v, bool), "true or false"),
+    "file_map": ("files", "fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
                  'a table of "glob" = "slug"'),
-    "inline_values": ("inlineValues", lambda v: isinstance(v, bool), "true or false"),
+    "isolation": ("isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"'),
+    "inline_values": ("inline_values", "inlineValues", lambda v: isinstance(v, bool), "true or false"),
 }
 
 
@@ -75,25 +78,21 @@ def _file_table(workspace: Path, warnings: list[str]) -> tuple[dict[str, Any], s
             return {}, str(path)
         if path == pyproject and not table:
             continue
-        table = dict(table)
-        if "problems" in table:  # the short spelling in kata.toml
-            table.setdefault("problem_paths", table.pop("problems"))
-        if "files" in table:
-            table.setdefault("file_map", table.pop("files"))
-        return table, str(path)
+        return dict(table), str(path)
     return {}, ""
 
 
 def _apply(settings: Settings, values: Mapping[str, Any], source: str, editor: bool, base: Path | None,
            warnings: list[str]) -> Settings:
     changes: dict[str, Any] = {}
-    known = {(editor_key if editor else key): key for key, (editor_key, _, _) in _FIELDS.items()}
+    # Messages name a setting as the user wrote it.
+    known = {(editor_key if editor else toml_key): key for key, (toml_key, editor_key, _, _) in _FIELDS.items()}
     for name, value in values.items():
         key = known.get(name)
         if key is None:
             warnings.append(f"{source}: unknown setting '{name}' ignored (known: {', '.join(sorted(known))})")
             continue
-        _, check, expect = _FIELDS[key]
+        _, _, check, expect = _FIELDS[key]
         if not check(value):
             warnings.append(f"{source}: '{name}' must be {expect}, got {value!r}; using the default "
                             f"{getattr(Settings(), key)!r}")

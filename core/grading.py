@@ -15,6 +15,8 @@ or step by step, as the server does so that diagnostics go out before the attemp
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,8 +33,57 @@ if TYPE_CHECKING:
     from .sandbox.pool import CancelToken
 
 
+# The bundled examples (examples/ of a checkout, infrakata/examples/ of an install) are the project's
+# solutions: graded like any file, never recorded as the learner's progress.
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+# Editors on Windows may save UTF-8 with a byte order mark; Python runs such files, and so do we.
+BYTE_ORDER_MARK = "\ufeff"
+
+
 class CannotGrade(Exception):
-    """The file could not be graded: the message says why and what to do."""
+    """The file could not be graded: the message says why and what to do. `problem`: the slug of the
+    problem it was to be graded against, when that much was found."""
+
+    def __init__(self, message: str, problem: str | None = None):
+        super().__init__(message)
+        self.problem = problem
+
+
+MAX_SOURCE_BYTES = 1 << 20  # a solution file; larger is not a solution
+
+
+def read_solution(path: Path, root: Path | None = None) -> str:
+    """A solution's text: a regular file of at most MAX_SOURCE_BYTES, in UTF-8, read without ever blocking
+    (a FIFO is refused, not waited on). With `root` (batch grading: the submissions' folder), a symbolic
+    link is followed only into it: a link to a reference is not a submission."""
+    target = path
+    if root is not None and path.is_symlink():
+        target = path.resolve()
+        if not target.is_relative_to(root.resolve()):
+            raise CannotGrade(f"{path}: a symbolic link to {target}, outside the submissions' folder {root}; a "
+                              f"submission is graded as the file itself")
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer.
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise CannotGrade(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CannotGrade(f"{path}: is a folder") from None
+    except OSError as error:
+        raise CannotGrade(f"{path}: cannot read ({error.strerror})") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise CannotGrade(f"{path}: is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            raise CannotGrade(f"{path}: not a regular file (a FIFO or a device?)")
+        data = file.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise CannotGrade(f"{path}: larger than {MAX_SOURCE_BYTES >> 20} MiB; not a solution file")
+    try:
+        return data.decode("utf-8-sig")  # without the byte order mark some editors write
+    except UnicodeDecodeError as error:
+        raise CannotGrade(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 @dataclass
@@ -60,6 +111,7 @@ class Grading:
 
     def problem_for(self, path: Path, source: str, explicit: str | None = None) -> Problem:
         """The problem named (a slug, a folder or a codestar JSON) or else matched from the file."""
+        source = source.removeprefix(BYTE_ORDER_MARK)
         try:
             if explicit:
                 return self.catalog.get(explicit)
@@ -70,15 +122,20 @@ class Grading:
     def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None,
             values: bool = False) -> RunReport:
         """`values`: record the first failing case's values (the editor's inline values, `kata run --values`)."""
+        from .sandbox.pool import SandboxUnavailable
+
         try:
-            return self.runner.run(problem, source, path, cancel=cancel, values=values)
-        except (GradingError, ProblemError) as error:
-            raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
+            return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel, values=values)
+        except (GradingError, ProblemError, SandboxUnavailable) as error:
+            raise CannotGrade(f"{problem.slug}: cannot grade: {error}", problem.slug) from None
 
     @staticmethod
     def record(path: Path, report: RunReport) -> str | None:
         """The attempt, in the store of the workspace the file is in (or the learner's own outside
-        any workspace). -> None, or why it could not be recorded: that never hides a verdict."""
+        any workspace); not for a bundled example. -> None, or why it could not be recorded: that never
+        hides a verdict."""
+        if Path(path).resolve().is_relative_to(EXAMPLES):
+            return None
         workspace = find_workspace(Path(path).resolve().parent)
         try:
             history.record(workspace, report)

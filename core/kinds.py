@@ -73,8 +73,9 @@ class ProblemKind(Protocol):
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str], ...]:
-        """(module name, path) of problem code a worker loads before the solution (to unpickle inputs)."""
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        """(module name, file name, source) of problem code a worker loads before the solution (to unpickle
+        inputs); sent as source, since a worker may not read the problem's folder."""
 
     def reference_filename(self, problem: Problem) -> str:
         ...
@@ -111,9 +112,11 @@ class Native:
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return [case.name for case in runner.prepare(problem)]
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str], ...]:
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         cases = problem.folder / "cases.py"
-        return ((problem.module_name("cases"), str(cases)),) if cases.is_file() else ()
+        if not cases.is_file():
+            return ()
+        return ((problem.module_name("cases"), str(cases), cases.read_text(encoding="utf-8")),)
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.folder / "reference.py")
@@ -157,7 +160,7 @@ class Codestar:
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str], ...]:
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         return ()
 
     def reference_filename(self, problem: Problem) -> str:

@@ -33,25 +33,30 @@ def starter_text(problem: Problem) -> str:
     return f"# kata: {problem.slug}\n{problem.starter}"
 
 
-def write_starter(problem: Problem, folder: Path) -> Path:
-    """Write the starter into `folder`; never over an existing file."""
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / starter_file_name(problem)
+def starter_target(problem: Problem, where: Path) -> Path:
+    """The file `kata start` and `kata reset` write: `where` itself when it names a .py file, else the
+    starter's name in the folder `where`."""
+    if where.suffix == ".py" and not where.is_dir():
+        return where
+    if where.exists() and not where.is_dir():
+        raise LearningError(f"{where} is a file, not a folder: give a folder (the starter goes there as "
+                            f"{starter_file_name(problem)}) or the .py file to write")
+    return where / starter_file_name(problem)
+
+
+def write_starter(problem: Problem, where: Path) -> Path:
+    """Write the starter into the folder `where` (or as the .py file `where`); never over an existing file."""
+    target = starter_target(problem, where)
     if target.exists():
-        raise LearningError(f"{target} already exists; keep working on it, pass another folder to `kata start`, "
-                            f"or `kata reset {problem.slug}` to start it over")
-    target.write_text(starter_text(problem), encoding="utf-8")
+        raise LearningError(f"{target} already exists; keep working on it, start in another folder, or "
+                            f"`kata reset {problem.slug} {target}` to start it over")
+    _write(target, starter_text(problem))
     return target
-
-
-def reset_target(problem: Problem, where: Path) -> Path:
-    """The file `kata reset` rewrites: `where` itself when it is a file, else the starter's name in it."""
-    return where if where.suffix == ".py" and not where.is_dir() else where / starter_file_name(problem)
 
 
 def reset(problem: Problem, where: Path) -> tuple[Path, Path | None]:
     """Rewrite the starter over the learner's file, keeping it as a backup: -> (file, backup or None)."""
-    target = reset_target(problem, where)
+    target = starter_target(problem, where)
     backup = None
     if target.exists():
         backup = target.with_name(target.name + ".bak")
@@ -59,10 +64,24 @@ def reset(problem: Problem, where: Path) -> tuple[Path, Path | None]:
         while backup.exists():
             number += 1
             backup = target.with_name(f"{target.name}.{number}.bak")
-        target.replace(backup)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(starter_text(problem), encoding="utf-8")
+        try:
+            target.replace(backup)
+        except OSError as error:
+            raise LearningError(f"cannot keep {target} as {backup}: {error.strerror or error}; nothing changed") \
+                from None
+    _write(target, starter_text(problem))
     return target, backup
+
+
+def _write(target: Path, text: str) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise LearningError(f"cannot create {target.parent}: {error.strerror or error}") from None
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise LearningError(f"cannot write {target}: {error.strerror or error}") from None
 
 
 # -- hints -----------------------------------------------------------------------------------
@@ -149,10 +168,13 @@ def area_key(category: str) -> tuple[int, str]:
     return (len(AREA_ORDER), lowered)
 
 
+def difficulty_key(difficulty: str) -> tuple[int, str]:
+    return (DIFFICULTY_ORDER.get(difficulty.lower(), len(DIFFICULTY_ORDER)), difficulty.lower())
+
+
 def course_order(problems: Iterable[Problem]) -> list[Problem]:
     """By area, then Easy < Medium < Hard, then slug."""
-    return sorted(problems, key=lambda p: (area_key(p.category), DIFFICULTY_ORDER.get(p.difficulty.lower(), 3),
-                                           p.slug))
+    return sorted(problems, key=lambda p: (area_key(p.category), difficulty_key(p.difficulty), p.slug))
 
 
 def next_problem(problems: Iterable[Problem], workspace: Path | None, after: str | None = None) -> Problem | None:

@@ -18,12 +18,12 @@ RLIMIT_AS cannot apply to a CUDA process: the driver reserves address space by t
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 MIB = 1 << 20
 OUTPUT_LIMIT_BYTES = 4 * MIB  # what a solution may print; more fails its case ("output limit exceeded")
 OUTPUT_SHOWN_BYTES = 64 << 10  # what of it a report keeps
+REPLY_LIMIT_BYTES = 256 * MIB  # the largest reply a worker may send (never more than its memory limit)
 RSS_POLL_S = 0.1  # how often the grader checks a CUDA worker's resident size
 # A CUDA worker is started ahead of need (CUDA context, torch's CUDA libraries, Triton's driver); when
 # a request finds it still starting, this is what that start may take beyond the problem's own limit.
@@ -44,6 +44,9 @@ class WorkerLimits:
     # The CUDA form of the host-memory limit: the grader polls the resident size (RLIMIT_AS otherwise).
     poll_resident: bool = False
     output_bytes: int = OUTPUT_LIMIT_BYTES
+    # The largest reply the grader reads from this worker: no answer is larger than what the worker may
+    # hold, and a frame announced above it is refused before any of it is buffered.
+    reply_bytes: int = REPLY_LIMIT_BYTES
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class Limits:
         (the reference's) is not held to the learner's device-memory limit: the eager reference of a
         kernel problem materialises what a fused kernel keeps in registers."""
         return WorkerLimits(
+            reply_bytes=min(REPLY_LIMIT_BYTES, self.memory_mb * MIB + OUTPUT_LIMIT_BYTES),
             memory_bytes=self.memory_mb * MIB,
             cpu_seconds=int(self.time_s * max(calls, 1)) + CPU_BACKSTOP_S,
             cuda=cuda,
@@ -75,12 +79,3 @@ class Limits:
     def shape_timeout(self, calls: int) -> float:
         """One benchmark shape: its calls, and the inputs made and checked around them."""
         return self.time_s * calls + BENCH_GRACE_S
-
-
-def resident_bytes(pid: int | str = "self") -> int | None:
-    """A process's resident size (Linux); what the CUDA form of the host-memory limit measures."""
-    try:
-        with open(f"/proc/{pid}/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None

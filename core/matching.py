@@ -28,12 +28,11 @@ def header_slug(source: str) -> tuple[int, str] | None:
 
 
 def _resolve(catalog: Catalog, name: str, relative_to: Path, where: str) -> Problem:
-    if name in catalog.problems:
-        return catalog.problems[name]
-    candidate = (relative_to / name).expanduser()
+    """A problem named in the file itself: a slug, or a path into the catalogue (never loaded from the
+    file's say-so: the file is what is being graded)."""
     try:
-        return catalog.get(str(candidate) if candidate.exists() else name)
-    except (LookupError, ProblemError) as error:
+        return catalog.resolve(name, relative_to)
+    except LookupError as error:
         raise NoMatch(f"{where}: {error}") from None
 
 
@@ -49,7 +48,10 @@ def match_problem(path: Path, source: str, catalog: Catalog, settings: Settings,
             if workspace and path.resolve().is_relative_to(workspace.resolve()) else path.name
         for pattern, name in settings.file_map.items():
             if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(path.name, pattern):
-                return _resolve(catalog, name, workspace or path.parent, f"kata.toml [files] '{pattern}'")
+                try:  # the workspace's own configuration: a path it names is trusted
+                    return catalog.get(name if name in catalog.problems else str((workspace or path.parent) / name))
+                except (LookupError, ProblemError) as error:
+                    raise NoMatch(f"kata.toml [files] '{pattern}': {error}") from None
     slug = path.stem.replace("_", "-").lower()
     if slug in catalog.problems:
         return catalog.problems[slug]

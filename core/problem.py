@@ -24,6 +24,7 @@ class Case:
     name: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any] = field(default_factory=dict)
+    hidden: bool = False  # its expected values are never shown (a held-out case)
 
 
 @dataclass(frozen=True)

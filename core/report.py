@@ -26,6 +26,17 @@ def report_to_dict(report: RunReport) -> dict[str, Any]:
     return data
 
 
+COULD_NOT_GRADE = "could_not_grade"
+
+
+def could_not_grade_to_dict(file: str | None, problem: str | None, reason: str) -> dict[str, Any]:
+    """What `kata run --json` prints, and a `kata grade` line holds, for a file that could not be graded:
+    the keys of a report, the verdict `could_not_grade`, and why in "reason". `problem`: the slug of
+    the problem it was to be graded against, None when none was found."""
+    return {**report_to_dict(RunReport(problem or "", file or "", "wrong_answer")), "problem": problem, "file": file,
+            "verdict": COULD_NOT_GRADE, "reason": reason}
+
+
 def summary_line(report: RunReport) -> str:
     if report.verdict in ("syntax_error", "forbidden"):
         return f"{report.verdict.replace('_', ' ')}: {report.findings[0].message}" if report.findings \

@@ -64,8 +64,10 @@ class CaseResult:
     worst_index: list[int] | None = None
     expected: str | None = None
     actual: str | None = None
-    # Refines an "error" status: the solution process died (segfault, os._exit) or used a forbidden module.
-    cause: Cause = "exception"
+    # What made an "error" case one: an exception, the solution process died (segfault, os._exit), or it
+    # used a forbidden module. None for any other status: a passed case has no cause.
+    cause: Cause | None = None
+    hidden: bool = False  # a hidden case: what it expected is never shown (hide_expected)
     # The values of the run's first failing case, when they were asked for (core/values.py).
     values: list[InlineValue] = field(default_factory=list)
 
@@ -96,11 +98,26 @@ class RunReport:
         return self.verdict == "accepted"
 
 
+HIDDEN_MESSAGE = "wrong answer on a hidden case (what it expects is not shown)"
+
+
+def hide_expected(case: CaseResult) -> CaseResult:
+    """The case without what it expected, or anything computed from it (a difference gives the expected
+    value away from the actual one): for the cases a problem hides, and for every case with
+    `kata grade --hidden` (leaderboards). An error's message stays: it is the solution's own."""
+    if case.status == "failed":
+        case.message = HIDDEN_MESSAGE
+    case.max_abs_diff = case.max_rel_diff = case.mismatched = case.worst_index = case.expected = case.actual = None
+    case.values = [value for value in case.values if value.kind != "output"]  # it shows the expected value
+    case.hidden = True
+    return case
+
+
 def verdict_of(cases: list[CaseResult]) -> Verdict:
     for case in cases:
         if case.status == "passed":
             continue
-        if case.status == "error" and case.cause != "exception":
+        if case.status == "error" and (case.cause == "crashed" or case.cause == "forbidden"):
             return case.cause
         return VERDICT_OF_STATUS.get(case.status, "wrong_answer")
     return "accepted" if cases else "wrong_answer"
@@ -118,7 +135,9 @@ def error_case(index: int, name: str, outcome: CallResult, entry_line: int | Non
     error = outcome.error
     kind = error.kind if error else outcome.status
     status = _STATUS_OF_ERROR.get(kind, "error")
-    cause: Cause = "crashed" if kind == "crashed" else "forbidden" if kind == "forbidden" else "exception"
+    cause: Cause | None = None
+    if status == "error":
+        cause = "crashed" if kind == "crashed" else "forbidden" if kind == "forbidden" else "exception"
     message = error.message if error else outcome.status
     if error and error.traceback and error.kind in ("exception", "memory", "forbidden"):
         message = f"{message}\n{error.traceback.rstrip()}"

@@ -20,8 +20,18 @@ from typing import Any
 from . import static, values
 from .compare import Comparison, Tolerance, compare
 from .kinds import NativeSource, kind_of
-from .problem import Problem
-from .results import CaseResult, GradingError, RunReport, error_case, not_run_after_timeout, verdict_of, verdict_words
+from .problem import Case, Problem
+from .results import (
+    CaseResult,
+    GradingError,
+    RunReport,
+    error_case,
+    hide_expected,
+    not_run_after_timeout,
+    verdict_of,
+    verdict_words,
+)
+from .sandbox.arena import InputArena
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.trace import TraceLevel
 from .sandbox.wire import sanitize, snapshot
@@ -44,6 +54,7 @@ class _Case:
     expected: Any
     expected_state: dict[ArgKey, Any]
     originals: dict[ArgKey, Any]  # snapshots of the frozen arguments before the call
+    hidden: bool = False  # what it expects is never shown
 
 
 @dataclass
@@ -80,14 +91,14 @@ class Runner:
             raise GradingError(f"{problem.folder / 'reference.py'}: defines no function '{problem.entry_point}'")
         return entry
 
-    def case_inputs(self, problem: Problem) -> list[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    def case_inputs(self, problem: Problem) -> list[Case]:
         inline = problem.source.inline_cases if isinstance(problem.source, NativeSource) else ()
         if inline:
-            return [(c.name, c.args, c.kwargs) for c in inline]
+            return list(inline)
         try:
             generated = problem.module("cases").cases()
-            return [(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})))
-                    for i, c in enumerate(generated, 1)]
+            return [Case(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})),
+                         bool(c.get("hidden", False))) for i, c in enumerate(generated, 1)]
         except Exception as error:
             raise GradingError(f"{problem.folder / 'cases.py'}: cases() failed: {type(error).__name__}: {error}") \
                 from error
@@ -115,7 +126,8 @@ class Runner:
         # the others' runs here, in the grading process.
         with (ReferenceWorker(problem, self.pool, device, len(inputs)) if problem.grading.device != "cpu"
               else contextlib.nullcontext()) as in_worker:
-            for name, args, kwargs in inputs:
+            for case in inputs:
+                name, args, kwargs = case.name, case.args, case.kwargs
                 try:
                     bound = signature.bind(*args, **kwargs)
                 except TypeError as error:
@@ -133,7 +145,7 @@ class Runner:
                 else:
                     expected, expected_state = _run_reference(problem, reference, name, args, kwargs, state_keys)
                 cases.append(_Case(name, args, kwargs, keys, state_keys, frozen_keys, expected, expected_state,
-                                   {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}))
+                                   {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}, case.hidden))
         return cases
 
     # -- a run ------------------------------------------------------------------------------
@@ -143,6 +155,7 @@ class Runner:
         """`values`: record the values of the first failing case (its arguments, the entry point's locals,
         the output beside the expected one) for the editor and `kata run --values`."""
         started = time.perf_counter()
+        self.pool.check_isolation()  # isolation "strict": no grading without every layer of the sandbox
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
         entry = static.find_entry_point(source, problem.entry_point)
         report = RunReport(problem=problem.slug, file=str(path), verdict="accepted", title=problem.title,
@@ -168,14 +181,25 @@ class Runner:
         spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda")
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
-        with SolutionCalls(self.pool, problem, spec, device, cancel) as calls:
+        # The unchangeable tensor arguments, in memory this process reads after each call (on the CPU).
+        arena = InputArena.for_cases([{k: _arg(c.args, c.kwargs, k) for k in c.frozen_keys} for c in cases]) \
+            if device == "cpu" else None
+        with SolutionCalls(self.pool, problem, spec, device, cancel, arena) as calls:
             for index, case in enumerate(cases, 1):
+                shared = arena.shared_keys(index - 1) if arena is not None else set()
+                args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
+                    else (case.args, case.kwargs)
+                reported = tuple(k for k in case.frozen_keys if k not in shared)
                 # Values are wanted of the first failing case only: none after it.
                 level = trace_level(values and all(r.status == "passed" for r in results))
-                outcome = calls.call(index, case.args, case.kwargs, snapshot=case.state_keys + case.frozen_keys,
-                                     trace=level)
+                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, trace=level,
+                                     watch=case.state_keys + case.frozen_keys)
                 if outcome.status == "cancelled":
                     break
+                if arena is not None and outcome.status == "ok":
+                    # What the call did to them, as this process reads it: not the solution's word.
+                    outcome.state.update({k: case.originals[k] for k in shared})
+                    outcome.state.update(arena.after_call(index - 1))
                 if calls.load_failed:
                     results.append(with_values(error_case(index, case.name, outcome, entry_line), outcome, level))
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
@@ -186,6 +210,8 @@ class Runner:
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
+        if arena is not None:
+            arena.close()
         return results, "".join(calls.output)
 
     def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
@@ -214,7 +240,8 @@ class Runner:
         line = failure_line(outcome, graded, entry_line)
         result = CaseResult(index, case.name, "failed", outcome.time_ms, wrong.message, line, **wrong.measures())
         name = "return" if graded is None else case.keys[graded]
-        return with_values(result, outcome, level, name, wrong, actual, expected)
+        result = with_values(result, outcome, level, name, wrong, actual, expected)
+        return hide_expected(result) if case.hidden else result
 
 
 def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple[Any, ...],

@@ -6,7 +6,7 @@ sent only the case inputs, the reference's runs trusted code only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .kinds import kind_of
 from .problem import Problem
@@ -14,6 +14,9 @@ from .results import GradingError, not_run_after_timeout
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .sandbox.protocol import ErrorInfo, SolutionSpec
 from .sandbox.trace import TraceLevel
+
+if TYPE_CHECKING:
+    from .sandbox.arena import InputArena
 
 
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
@@ -24,7 +27,7 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
         limits=problem.limits.worker(calls, cuda, trusted),
         forbidden_modules=() if trusted else problem.forbidden_modules,
         forbidden_calls=() if trusted else problem.forbidden_calls,
-        preload=preload, problem_modules=kind_of(problem).trusted_modules(problem))
+        preload=preload, problem_modules=kind_of(problem).trusted_modules(problem), trusted=trusted)
 
 
 def reference_filename(problem: Problem) -> str:
@@ -80,8 +83,9 @@ class SolutionCalls:
     run", saying why), so that a run's verdict comes within the limit."""
 
     def __init__(self, pool: WorkerPool, problem: Problem, spec: SolutionSpec, device: str,
-                 cancel: CancelToken | None):
+                 cancel: CancelToken | None, arena: InputArena | None = None):
         self.pool, self.problem, self.spec, self.device, self.cancel = pool, problem, spec, device, cancel
+        self.arena = arena  # the run's unchangeable tensor inputs, shared with each worker it opens
         self.worker: Worker | None = None
         self.output: list[str] = []
         self.timed_out: int | None = None  # the case whose call exceeded the time limit
@@ -91,7 +95,10 @@ class SolutionCalls:
         return self.worker is not None and self.worker.load_error is not None
 
     def call(self, case_id: int, args: tuple[Any, ...], kwargs: dict[str, Any],
-             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines") -> CallResult:
+             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines",
+             watch: tuple[int | str, ...] = ()) -> CallResult:
+        """`trace`: what the worker records (core/sandbox/trace.py); `watch`: the arguments whose writes
+        it follows (those graded after the call, and those it may not modify)."""
         if self.cancel is not None and self.cancel.cancelled:
             return CallResult("cancelled", error=ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"))
         if self.timed_out is not None:
@@ -99,12 +106,12 @@ class SolutionCalls:
         if self.worker is None or not self.worker.alive:
             self.close()
             self.worker = self.pool.open(self.spec, self.problem.limits.load_timeout(self.spec.cuda),
-                                         cancel=self.cancel)
+                                         cancel=self.cancel, arena=self.arena)
             self.output.append("".join(self.worker.output_parts))  # what it printed while loading
         if self.worker.load_error is not None:
             return CallResult("error", error=self.worker.load_error)
         outcome = self.worker.call(args, kwargs, snapshot=snapshot, timeout=self.problem.limits.call_timeout(),
-                                   device=self.device, trace=trace)
+                                   device=self.device, trace=trace, watch=watch)
         self.output.append(outcome.output)
         if outcome.status == "timeout":
             self.timed_out = case_id

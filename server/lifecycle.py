@@ -21,6 +21,7 @@ def register(server: KataServer) -> None:
         ls.root = Path(root) if root else None
         threading.Thread(target=ls.start_workers, name="kata-warm-up", daemon=True).start()
         ls.configure(initialization_settings(params.initialization_options))
+        ls.background(ls.report_sandbox())
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: KataServer, params: Any) -> None:

@@ -163,10 +163,21 @@ class KataServer(LanguageServer):
                 self.pool.start()
                 self._runner = Runner(self.pool)
 
+    async def report_sandbox(self) -> None:
+        """Once at start: the sandbox's layers in the log, and a warning naming any that is missing."""
+        from infrakata.core.doctor import diagnose, format_diagnosis, warning_line
+
+        diagnosis = await asyncio.to_thread(diagnose, self.workers())
+        self.window_log_message(types.LogMessageParams(types.MessageType.Info, f"kata: {format_diagnosis(diagnosis)}"))
+        line = warning_line(diagnosis.layers)
+        if line is not None:
+            self.show(f"kata: {line}", types.MessageType.Warning, once=True)
+
     @property
     def runner(self) -> Runner:
         self.start_workers()
-        assert self._runner is not None
+        assert self._runner is not None and self.pool is not None
+        self.pool.isolation = self.settings.isolation  # the settings' as of now (they may change)
         return self._runner
 
     def workers(self) -> WorkerPool:
@@ -218,8 +229,8 @@ class KataServer(LanguageServer):
 
     async def _grade(self, uri: str, source: str, version: int | None, run: Run,
                      progress: Callable[[str], None] | None) -> RunReport | None:
-        try:
-            problem = self.match(uri, source)
+        try:  # off the event loop: whatever a header names, the server keeps answering
+            problem = await asyncio.to_thread(self.match, uri, source)
         except CannotGrade as error:
             self.publish(uri, version, [convert.unmatched_diagnostic(str(error))])
             return None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from infrakata.core.grading import CannotGrade
+from infrakata.core.grading import CannotGrade, read_solution
 from infrakata.core.watch import watch_files
 
 if TYPE_CHECKING:
@@ -40,9 +40,9 @@ def on_change(ls: KataServer, path: Path) -> None:
         ls.configure(None)
         return
     try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return  # deleted, or not text: nothing to grade
+        source = read_solution(path)  # never blocks the loop: a FIFO is refused, not waited on
+    except CannotGrade:
+        return  # deleted, not text, not a regular file: nothing to grade
     uri = ls.uri_of(path)
     state = ls.documents.get(uri)
     if state is not None and source == state.submitted:

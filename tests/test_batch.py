@@ -55,7 +55,7 @@ def test_files_and_folders_to_jsonl_and_junit_with_the_run_json_object(tmp_path)
     # Each line is `kata run --json`'s object plus its id.
     run = json.loads(kata("run", str(files["wrong"]), "--json").stdout)
     graded = results[str(files["wrong"])]
-    assert set(graded) == set(run) | {"id"} and set(run) == RUN_KEYS
+    assert set(graded) == set(run) | {"id", "signature"} and set(run) == RUN_KEYS
     assert [(c["id"], c["status"], c["message"]) for c in graded["cases"]] == \
         [(c["id"], c["status"], c["message"]) for c in run["cases"]]
 
@@ -95,7 +95,7 @@ def test_manifest_with_files_inline_sources_and_bad_lines(tmp_path):
     assert results["inline-wrong"]["verdict"] == "wrong_answer"
     reasons = {i: r.get("reason") for i, r in results.items() if r["verdict"] == "could_not_grade"}
     assert reasons[f"{manifest}:4"].startswith(f"{manifest}:4: not JSON")
-    assert reasons[f"{manifest}:5"] == f'{manifest}:5: no "id" (a non-empty string)'
+    assert reasons[f"{manifest}:5"] == f'{manifest}:5: no "id" (a non-empty string or a number)'
     assert reasons["both"] == f'{manifest}:6: exactly one of "file" and "source" is needed'
     assert reasons["nowhere"].startswith("no problem 'no-such-problem'")
     assert reasons[f"{manifest}:8"] == f"{manifest}:8: duplicate id 'alice' (each id is graded once)"
@@ -134,12 +134,12 @@ def test_all_accepted_exits_0_lines_on_stdout_and_the_leaderboard(tmp_path):
     assert all(r["verdict"] == "accepted" for r in results)
 
     out = tmp_path / "all.jsonl"
-    out.write_text(done.stdout + json.dumps({**results[0], "id": "slow", "verdict": "wrong_answer", "passed": 6})
-                   + "\n" + json.dumps({"id": "broken", "verdict": "could_not_grade", "problem": None}) + "\n")
+    wrong = kata("grade", str(files["wrong"]), str(tmp_path / "missing.py"))  # a second batch, appended
+    out.write_text(done.stdout + wrong.stdout)
     board = kata("leaderboard", str(out), "--json")
     assert board.returncode == 0, board.stderr
     ranked = json.loads(board.stdout)["adam-optimizer-memory-bytes"]
-    assert [e["rank"] for e in ranked] == [1, 2, 3] and ranked[-1]["id"] == "slow"
+    assert [e["rank"] for e in ranked] == [1, 2, 3] and ranked[-1]["id"] == str(files["wrong"])
     assert {e["id"] for e in ranked[:2]} == {str(files["right"]), str(files["single"])}
     text = kata("leaderboard", str(out))
     assert "adam-optimizer-memory-bytes: 2/3 accepted" in text.stdout
@@ -163,3 +163,39 @@ def test_bench_adds_the_benchmark_object_to_accepted_kernel_solutions(tmp_path):
     bench = results["ours"]["bench"]  # kata bench --json's object; figures only on CUDA
     assert bench["problem"] == "fused-row-softmax" and bench["correct"] is True and bench["unit"] == "GB/s"
     assert "bench" not in results["scalar"]  # no [benchmark] in its problem
+
+
+def test_a_folder_is_walked_without_environments_hidden_folders_or_what_gitignore_ignores(tmp_path):
+    from infrakata.core.batch import collect
+
+    root = tmp_path / "class"
+    for name in ("alice.py", "team/bob.py", "team/keep.py", ".venv/lib/site.py", "node_modules/pkg/x.py",
+                 ".hidden/carol.py", ".secret.py", "build/out.py", "team/scratch.tmp.py", "team/drafts/d.py",
+                 "venv/lib/site.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(RIGHT)
+    (root / ".gitignore").write_text("# outputs\nbuild/\n*.tmp.py\n/venv\n")
+    (root / "team" / ".gitignore").write_text("drafts/\n")
+    (tmp_path / ".gitignore").write_text("class/team/keep.py\n")  # above the folder: not its own rules
+    (tmp_path / ".git").mkdir()  # ...unless the folder is in that git work tree
+    found = [Path(s.file).relative_to(root).as_posix() for s in collect([root])]
+    assert found == ["alice.py", "team/bob.py"]
+    assert [s.file for s in collect([root / "build"])] == [str(root / "build" / "out.py")]  # named: walked
+    (tmp_path / ".git").rmdir()
+    found = [Path(s.file).relative_to(root).as_posix() for s in collect([root])]
+    assert found == ["alice.py", "team/bob.py", "team/keep.py"]
+    assert [s.file for s in collect([root / "build" / "out.py"])] == [str(root / "build" / "out.py")]
+
+
+def test_a_problem_name_that_matches_none_gets_no_summary_row_of_its_own(tmp_path):
+    manifest = tmp_path / "batch.jsonl"
+    manifest.write_text(json.dumps({"id": 7, "source": RIGHT, "problem": "adam-optimizer-memory-bytez"}) + "\n"
+                        + json.dumps({"id": 8, "source": RIGHT, "problem": "adam-optimizer-memory-bytes"}) + "\n")
+    out = tmp_path / "r.jsonl"
+    done = kata("grade", "--manifest", str(manifest), "--out", str(out))
+    assert done.returncode == 2
+    unknown, graded = lines(out)
+    assert unknown["id"] == "7" and unknown["problem"] is None and "adam-optimizer-memory-bytez" in unknown["reason"]
+    assert graded["verdict"] == "accepted"
+    rows = [line.split()[0] for line in done.stdout.splitlines() if line.strip()]
+    assert "adam-optimizer-memory-bytez" not in rows and "(unresolved)" in rows, done.stdout

@@ -93,3 +93,15 @@ def test_tensor_subclass_is_refused():
 
     result = compare(torch.zeros(2).as_subclass(Lazy), torch.zeros(2), TOL)
     assert not result.ok and "subclass (Lazy)" in result.message
+
+
+def test_a_nan_where_a_number_was_expected_gives_no_figure_that_looks_like_a_match():
+    result = compare(torch.tensor([float("nan")]), torch.tensor([0.5]), TOL)
+    assert not result.ok
+    assert result.message == "out[0]: expected 0.5, got nan; 1 of 1 elements (100.00%) outside; " \
+                             "1 NaN where finite values were expected"
+    assert result.max_abs_diff is None and result.max_rel_diff is None
+    mixed = compare(torch.tensor([float("nan"), 1.5]), torch.tensor([0.5, 1.0]), TOL)
+    assert "max rel 5.0e-01" in mixed.message and mixed.max_rel_diff == 0.5  # the finite miss is measured
+    scalar = compare(float("nan"), 0.5, TOL)
+    assert not scalar.ok and scalar.max_abs_diff is None and scalar.max_rel_diff is None  # JSON has no NaN

@@ -17,6 +17,7 @@ from infrakata.core import benchtime
 from infrakata.core.catalog import Catalog, ProblemError, load_problem
 from infrakata.core.limits import CUDA_START_S, MIB, Limits
 from infrakata.core.runner import Runner
+from infrakata.core.sandbox import procfs
 from infrakata.core.sandbox.pool import WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
 from infrakata.core.workers import device_for
@@ -136,10 +137,13 @@ def test_the_zygote_keeps_a_worker_ready_and_is_single_threaded_when_it_forks():
         assert not info["cuda"] or True in pool.spares or _wait_for(lambda: True in pool.spares) is None
         spec = SolutionSpec("import os\ndef pid():\n    return os.getpid()\n", "/tmp/pid.py", "pid",
                             Limits().worker(calls=1, cuda=False))
+        namespaced = any(layer.name == "namespaces" and layer.active for layer in pool.isolation_layers)
         with pool.open(spec, 10.0) as worker:
             assert worker.pid == spare
-            assert worker.call((), {}, timeout=5.0).value == spare
-            assert Path(f"/proc/{spare}/comm").read_text().strip() == "kata-worker"
+            # In its PID namespace the worker proper is the first process, the spare's child.
+            assert worker.call((), {}, timeout=5.0).value == (1 if namespaced else spare)
+            names = [Path(f"/proc/{pid}/comm").read_text().strip() for pid in procfs.tree(spare)]
+            assert names[-1] == "kata-worker"
         _wait_for(lambda: pool.spares.get(False) not in (None, spare))  # the next one is started
         assert _threads(pool._process.pid) == 1
     finally:
@@ -155,9 +159,9 @@ def test_a_paused_worker_runs_nothing_until_it_is_resumed(pool):
     with pool.open(spec, 10.0) as worker:
         worker.call((), {}, timeout=5.0)
         with worker.paused():
-            states = {open(f"/proc/{worker.pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()[0]
-                      for t in os.listdir(f"/proc/{worker.pid}/task")}
-            assert states == {"T"}  # every thread stopped
+            states = {open(f"/proc/{pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()[0]
+                      for pid in procfs.tree(worker.pid) for t in os.listdir(f"/proc/{pid}/task")}
+            assert states == {"T"}  # every thread of every process stopped
         assert worker.call((), {}, timeout=5.0).status == "ok"  # and going again
 
 

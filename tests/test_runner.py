@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from infrakata.core.catalog import load_problem
+from infrakata.core.problem import Case
 from infrakata.core.results import GradingError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "problems"
@@ -268,7 +269,7 @@ def test_what_the_solution_prints_while_loading_is_in_the_report(runner, tmp_pat
 def test_case_ids_are_one_based_in_order(runner, tmp_path):
     problem = load_problem(write_problem(tmp_path, "ordered-double", "def double(x):\n    return 2 * x\n",
                                          toml=THREE_INLINE_CASES))
-    assert [name for name, _, _ in runner.case_inputs(problem)] == ["one", "two", "three"]
+    assert [case.name for case in runner.case_inputs(problem)] == ["one", "two", "three"]
     report = runner.run(problem, "def double(x):\n    return 2 * x if x != 2 else 0\n", tmp_path / "a.py")
     assert statuses(report) == [(1, "one", "passed"), (2, "two", "failed"), (3, "three", "passed")]
 
@@ -276,4 +277,4 @@ def test_case_ids_are_one_based_in_order(runner, tmp_path):
 def test_generated_cases_without_names_are_numbered_from_one(runner, tmp_path):
     folder = write_problem(tmp_path, "unnamed-double", "def double(x):\n    return 2 * x\n",
                            cases="def cases():\n    return [{'args': (5,)}, {'args': (), 'kwargs': {'x': 6}}]\n")
-    assert runner.case_inputs(load_problem(folder)) == [("case 1", (5,), {}), ("case 2", (), {"x": 6})]
+    assert runner.case_inputs(load_problem(folder)) == [Case("case 1", (5,), {}), Case("case 2", (), {"x": 6})]

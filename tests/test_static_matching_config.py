@@ -63,6 +63,17 @@ def test_workspace_mapping_and_settings_warnings(catalog, tmp_path):
     assert match_problem(solution, "", catalog, settings, tmp_path).slug == "lora-forward"
 
 
+def test_a_warning_names_the_key_as_the_user_wrote_it(tmp_path):
+    (tmp_path / "kata.toml").write_text('problems = "extra"\nfiles = ["a.py"]\nproblem = []\n')
+    settings, warnings = load_settings(tmp_path)
+    assert settings.problem_paths == () and settings.file_map == {}
+    assert any(w.startswith(f"{tmp_path / 'kata.toml'}: 'problems' must be a list of paths") for w in warnings)
+    assert any("'files' must be a table" in w for w in warnings)
+    unknown = next(w for w in warnings if "'problem'" in w)
+    assert "known: debounce_ms, files, grade_on, isolation, problems, watch_files" in unknown
+    assert not any("problem_paths" in w or "file_map" in w for w in warnings), warnings
+
+
 def test_broken_kata_toml_gives_defaults_and_a_warning(tmp_path):
     (tmp_path / "kata.toml").write_text("grade_on = \n")
     settings, warnings = load_settings(tmp_path)

@@ -24,12 +24,12 @@ HERE = Path(__file__).parent
 REPO = HERE.parent
 
 
-def calls(pool, source: str, *arguments: tuple, snapshot: tuple = (), trace: str = "values", entry: str = "f"):
-    """Each argument tuple's call result, in one worker."""
+def calls(pool, source: str, *arguments: tuple, watch: tuple = (), trace: str = "values", entry: str = "f"):
+    """Each argument tuple's call result, in one worker (`watch`: the arguments whose writes to follow)."""
     limits = Limits(time_s=20.0, memory_mb=512).worker(calls=len(arguments), cuda=False)
     with pool.open(SolutionSpec(source, "/tmp/solution.py", entry, limits), 20.0) as worker:
         assert worker.load_error is None, worker.load_error
-        return [worker.call(args, {}, snapshot=snapshot, timeout=20.0, trace=trace) for args in arguments]
+        return [worker.call(args, {}, timeout=20.0, trace=trace, watch=watch) for args in arguments]
 
 
 def by_name(recording: Recording) -> dict[str, InlineValue]:
@@ -79,7 +79,7 @@ def f(items, t, model, untouched):
 
 def test_the_line_that_last_wrote_a_graded_argument(pool):
     model = torch.nn.Linear(2, 1)
-    [result] = calls(pool, WRITES, ([3, 1, 2], torch.zeros(2), model, torch.zeros(1)), snapshot=(0, 1, 2, 3))
+    [result] = calls(pool, WRITES, ([3, 1, 2], torch.zeros(2), model, torch.zeros(1)), watch=(0, 1, 2, 3))
     writes = dict(result.recording.writes)
     # The list's last change was the append; the tensor changed in the helper; the model at step().
     assert writes == {0: 12, 1: 4, 2: 11}
@@ -88,7 +88,7 @@ def test_the_line_that_last_wrote_a_graded_argument(pool):
 def test_writes_past_the_line_budget_are_not_attributed(pool):
     source = (f"def f(items):\n    items.append(1)\n    for i in range({MAX_LINE_EVENTS}):\n        pass\n"
               f"    items.append(2)\n    after = len(items)\n    return after\n")
-    [result] = calls(pool, source, ([],), snapshot=(0,))
+    [result] = calls(pool, source, ([],), watch=(0,))
     assert result.value == 2
     assert result.recording.writes == ()  # the last write was not seen: no line is blamed
     assert result.recording.line == 7  # where the call ended is still known
@@ -215,7 +215,7 @@ def f():
     return 1
 """
     [result] = calls(pool, source, ())
-    assert result.status == "error" and result.error.type == "UnsafeOutput"
+    assert result.status == "crashed" and result.error.type == "ProtocolError"  # the worker is stopped
     assert "recording: not a string of at most 1048576 characters" in result.error.message
 
 
@@ -260,7 +260,8 @@ def test_the_grader_cleans_what_an_editor_would_show():
         _value(label="a\nb\x1b[31m\u202ered", detail="row 1\nrow\u200b 2\x00")]}))
     assert reply.recording.writes == (("items", 3),)
     [value] = reply.recording.values
-    assert (value.label, value.detail) == ("a b[31mred", "row 1\nrow 2")
+    # Control characters and bidirectional overrides escaped as the protocol escapes every worker's text.
+    assert (value.label, value.detail) == ("a b\\x1b[31m\\u202ered", "row 1\nrow\u200b 2\\x00")
 
 
 def _newer_pythons() -> list[str]:

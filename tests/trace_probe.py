@@ -16,8 +16,8 @@ exec(code, module)
 entry = module[request["entry_point"]]
 trace.loaded(request["source"], code, entry, request["entry_point"])
 recordings = []
-for args, snapshot in request["calls"]:
-    started = trace.start("values", tuple(args), {}, tuple(snapshot), backend=sys.argv[1])
+for args, watch in request["calls"]:
+    started = trace.start("values", tuple(args), {}, tuple(watch), backend=sys.argv[1])
     returned = entry(*args)
     recordings.append({"returned": returned, **asdict(trace.stop(started))})
 print(json.dumps({"backend": type(started[1]).__name__, "recordings": recordings}))

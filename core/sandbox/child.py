@@ -1,7 +1,10 @@
-"""The solution process: limits, the run-time guard, the solution module, and its call loop.
+"""The solution process: its confinement, limits, the run-time guard, the solution module, and its
+call loop.
 
-Runs in a child forked by the zygote, in a session of its own. It holds the case inputs it is
-sent and never the reference or the expected outputs.
+Runs in a child forked by the zygote, in a session of its own, confined (core/sandbox/confine.py)
+before it is handed a run. It holds the case inputs it is sent and never the reference or the
+expected outputs; the problem code it needs (to unpickle inputs) comes as source, because it may
+not read the problem's folder.
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from __future__ import annotations
 import builtins
 import errno
 import importlib
-import importlib.util
 import linecache
 import os
 import re
@@ -23,9 +25,11 @@ import types
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from ..limits import MIB, WorkerLimits, resident_bytes
+from ..limits import MIB, WorkerLimits
 from . import trace
-from .protocol import CallRequest, ErrorInfo, ErrorKind, Reply, SolutionSpec, reply_to_wire
+from .arena import WorkerArena
+from .confine import Confinement, Spare
+from .protocol import CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
 SOLUTION_MODULE = "solution"
@@ -202,13 +206,13 @@ def _gpu_memory_message(text: str) -> str:
     return message
 
 
-def load_module(qualified: str, path: str) -> None:
-    spec = importlib.util.spec_from_file_location(qualified, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"{path}: cannot be loaded")
-    module = importlib.util.module_from_spec(spec)
+def load_module(qualified: str, filename: str, source: str) -> None:
+    """Trusted problem code, from the source the grader sent (named after its file, for tracebacks)."""
+    module = types.ModuleType(qualified)
+    module.__file__ = filename
     sys.modules[qualified] = module
-    spec.loader.exec_module(module)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
 
 
 def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorInfo | None]:
@@ -238,7 +242,7 @@ def _respond(fd: int, reply: Reply) -> None:
         payload = encode_untrusted(reply_to_wire(reply))
     except Exception as error:  # noqa: BLE001 - e.g. a tensor that cannot be serialized
         payload = encode_untrusted(reply_to_wire(Reply("error", error=ErrorInfo(
-            type(error).__name__, f"the solution's output could not be serialized: {error}"))))
+            type(error).__name__, f"the solution's output could not be serialized: {error}"), seq=reply.seq)))
     write_frame(fd, payload)
 
 
@@ -256,8 +260,10 @@ def to_device(value: Any, device: str) -> Any:
     return value
 
 
-def _call(entry: Callable[..., Any], request: CallRequest, filename: str) -> Reply:
+def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena: WorkerArena | None) -> Reply:
     args, kwargs = request.args, request.kwargs
+    if arena is not None:
+        args, kwargs = arena.arguments(args, kwargs)
     if request.device != "cpu":
         args, kwargs = to_device((tuple(args), dict(kwargs)), request.device)
     if request.op == "harness":
@@ -268,20 +274,23 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str) -> Rep
         call = entry
     # issue 17: the returning line, the writes and the values of a call; never inside a harness (the
     # benchmark's timed region).
-    recorder = trace.start(request.trace, args, kwargs, request.snapshot) if request.op == "call" else None
+    recorder = trace.start(request.trace, args, kwargs, request.watch) if request.op == "call" else None
     start = time.perf_counter()
     try:
         value = call(*args, **kwargs)
     except BaseException as error:  # noqa: BLE001
         elapsed = (time.perf_counter() - start) * 1e3
-        return Reply("error", error=error_info(error, filename), time_ms=elapsed, recording=trace.stop(recorder))
+        return Reply("error", error=error_info(error, filename), time_ms=elapsed, seq=request.seq,
+                     recording=trace.stop(recorder))
     elapsed = (time.perf_counter() - start) * 1e3
     recording = trace.stop(recorder)
-    state = {}
-    for key in request.snapshot:
-        arg = kwargs[key] if isinstance(key, str) else args[key]
-        state[key] = snapshot(arg)
-    return Reply("ok", sanitize(value), state, time_ms=elapsed, recording=recording)
+    try:
+        state = {key: snapshot(kwargs[key] if isinstance(key, str) else args[key]) for key in request.snapshot}
+        return Reply("ok", sanitize(value), state, time_ms=elapsed, seq=request.seq, recording=recording)
+    except Exception as error:  # noqa: BLE001 - what was returned (or left in an argument) cannot be sent
+        return Reply("error", error=ErrorInfo("UnsafeOutput", f"the solution's output could not be sent to the "
+                                              f"grader ({type(error).__name__}: {error})"), time_ms=elapsed,
+                     seq=request.seq)
 
 
 def start_session() -> None:
@@ -290,28 +299,47 @@ def start_session() -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def run_spare(sock: socket.socket, cuda: bool) -> NoReturn:
-    """A worker started ahead of need: it warms up (CUDA, for a CUDA worker) while nobody waits, then
-    waits for the descriptors of the run it is given and serves it as main() does."""
+def prepare_worker(confinement: Confinement | None, spare: Spare | None, cuda: bool,
+                   close_in_waiter: tuple[int, ...] = ()) -> list[Layer]:
+    """Everything a worker does before it is handed a run: its session, its namespaces (with a PID
+    namespace, only the worker proper returns from here), CUDA's warm-up, then the rest of its
+    confinement. A trusted worker (the reference's) has no confinement. -> the layers applied."""
+    start_session()
+    layers: list[Layer] = []
+    if confinement is not None and spare is not None:
+        layers = confinement.isolate(spare, cuda, close_in_waiter)
+    if cuda:
+        warm_cuda()
+    if confinement is not None and spare is not None:
+        layers += confinement.restrict(spare, cuda, namespaced=any(layer.name == "namespaces" and layer.active
+                                                                   for layer in layers))
+    return layers
+
+
+def run_spare(sock: socket.socket, cuda: bool, confinement: Confinement, spare: Spare) -> NoReturn:
+    """A worker started ahead of need: it is confined and warmed up (CUDA, for a CUDA worker) while
+    nobody waits, then waits for the descriptors of the run it is given and serves it as main() does."""
     fds: list[int] = []
     try:
-        start_session()
-        if cuda:
-            warm_cuda()
-        _, fds, _, _ = socket.recv_fds(sock, 16, 3)
+        layers = prepare_worker(confinement, spare, cuda, close_in_waiter=(sock.fileno(),))
+        _, fds, _, _ = socket.recv_fds(sock, 16, 4)
     except BaseException:  # noqa: BLE001 - the zygote sees the exit and runs without a spare
         traceback.print_exc()
         os._exit(1)
     sock.close()
-    if len(fds) != 3:  # the zygote let this spare go
+    if len(fds) not in (3, 4):  # the zygote let this spare go
         os._exit(0)
-    main(*fds)
+    main(fds, layers)
 
 
-def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
-    """A worker's run: limits, the trusted modules, the solution, then its calls. Never returns."""
+def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
+    """A worker's run: limits, the trusted modules, the solution, then its calls. Never returns.
+    `fds`: its input pipe, its output pipe, the file its prints go to, and (when the run has unchangeable
+    tensor inputs) the arena they live in."""
     prctl(PR_SET_NAME, WORKER_NAME)
+    to_child, from_child, output_fd = fds[:3]
     try:
+        arena = WorkerArena(fds[3]) if len(fds) > 3 else None
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         os.close(output_fd)
@@ -322,11 +350,11 @@ def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
             os._exit(0)
         spec: SolutionSpec = decode_trusted(frame)
         apply_limits(spec.limits)
-        # Measured before any of the solution's code runs, so the grader can trust it: the baseline of
-        # a CUDA worker's host-memory limit, with CUDA already initialised.
-        _respond(from_child, Reply("started", resident_bytes()))
-        for qualified, path in spec.problem_modules:
-            load_module(qualified, path)
+        # Before any of the solution's code runs, so the grader can believe it: what confines this worker
+        # (and, as it arrives, the grader takes the baseline of the worker's memory limit).
+        _respond(from_child, Reply("started", {"layers": [vars(layer) for layer in layers or ()]}))
+        for qualified, filename, source in spec.problem_modules:
+            load_module(qualified, filename, source)
         for name in spec.preload:
             importlib.import_module(name)
         entry, load_error = load_solution(spec)
@@ -334,9 +362,9 @@ def main(to_child: int, from_child: int, output_fd: int) -> NoReturn:
         while (frame := read_frame_blocking(to_child)) is not None:
             request: CallRequest = decode_trusted(frame)
             if entry is None:
-                _respond(from_child, Reply("error", error=load_error))
+                _respond(from_child, Reply("error", error=load_error, seq=request.seq))
                 continue
-            _respond(from_child, _call(entry, request, spec.filename))
+            _respond(from_child, _call(entry, request, spec.filename, arena))
     except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         traceback.print_exc()
     finally:

@@ -17,6 +17,7 @@ import logging
 import os
 import queue
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,29 +26,39 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
-from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, resident_bytes
+from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S
+from . import procfs
+from .policy import zygote_environment
 from .protocol import (
     CallRequest,
     ErrorInfo,
     Exited,
     Forked,
     ForkRequest,
+    Layer,
+    ProtocolError,
     Ready,
     Reply,
     SolutionSpec,
     SpareStarted,
+    clean_text,
     decode_event,
     encode_event,
     reply_from_wire,
+    started_from_wire,
 )
 from .trace import Recording, TraceLevel
-from .wire import FrameReader, decode_untrusted, encode_trusted, write_frame
+from .wire import FrameError, FrameReader, UnsafeValue, admit, decode_untrusted, encode_trusted, write_frame
+
+if TYPE_CHECKING:
+    from .arena import InputArena  # torch: imported by whoever makes an arena, not by the pool
 
 log = logging.getLogger("infrakata.sandbox")
 PAUSE_WAIT_S = 1.0  # for a stopped worker to be seen stopped
+ISOLATION_MODES = ("best", "strict")
 ZYGOTE_ENVIRONMENT = {
     # The zygote forks, so it must stay single-threaded: BLAS libraries start their thread pools at import.
     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -58,7 +69,12 @@ ZYGOTE_ENVIRONMENT = {
 
 
 class SandboxUnavailable(RuntimeError):
-    """Grading cannot run on this platform or the zygote could not start."""
+    """Grading cannot run on this platform, the zygote could not start, or (isolation "strict") a layer
+    of the sandbox is missing."""
+
+
+def missing_layers(layers: tuple[Layer, ...] | list[Layer]) -> list[Layer]:
+    return [layer for layer in layers if not layer.active]
 
 
 @dataclass
@@ -103,22 +119,6 @@ class CancelToken:
             self._workers.discard(worker)
 
 
-def _stopped(pid: int) -> bool:
-    """Whether every thread of the process is stopped (T), or it is gone (or there is no /proc)."""
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return True
-    for thread in threads:
-        try:
-            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as stat:
-                if stat.read().rsplit(b")", 1)[1].split()[0] not in (b"T", b"t"):
-                    return False
-        except (OSError, IndexError):
-            continue  # a thread that just exited
-    return True
-
-
 def _signal_name(code: int) -> str:
     try:
         return signal.Signals(-code).name
@@ -127,39 +127,55 @@ def _signal_name(code: int) -> str:
 
 
 class Worker:
-    def __init__(self, pool: WorkerPool, spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float):
+    def __init__(self, pool: WorkerPool, spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float,
+                 arena: InputArena | None = None):
         self.pool, self.spec, self.cancel = pool, spec, cancel
         self.state = "starting"
         self.load_error: ErrorInfo | None = None
         self.exit_code: int | None = None
+        self.layers: tuple[Layer, ...] = ()  # what confines it, as it said before the solution ran
         self._output = tempfile.TemporaryFile()
         self._output_read = 0
         self.output_parts: list[str] = []
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
         try:
-            self.pid = pool._fork([to_child_r, from_child_w, self._output.fileno()], spec.cuda)
+            fds = [to_child_r, from_child_w, self._output.fileno()] + ([arena.fd] if arena is not None else [])
+            self.pid = pool._fork(fds, spec.cuda, spec.trusted)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
-        self._reader = FrameReader(self._from_child)
+        self._reader = FrameReader(self._from_child, spec.limits.reply_bytes)
+        self._seq = 0
+        # Resident bytes of the worker's processes when it started (before the solution ran): what its
+        # memory limit is counted over. Processes the solution starts count by what they hold alone.
+        self._baseline: dict[int, int] = {}
         if cancel is not None:
             cancel._attach(self)
-        self._rss_limit: int | None = None
         self.state = "busy"
-        started = self._request(spec, load_timeout)
-        if started.status == "started" and spec.limits.poll_resident:
-            # The CUDA form of the host-memory limit: resident size over the worker's own, taken once
-            # CUDA was initialised and before any of the solution's code ran.
-            baseline = started.value if isinstance(started.value, int) else resident_bytes(self.pid) or 0
-            self._rss_limit = baseline + spec.limits.memory_bytes
-        ready = self._receive(time.perf_counter(), load_timeout) if started.status == "started" else started
+        ready = started = self._request(spec, load_timeout)
+        if started.status == "started":
+            ready = self._start(started, load_timeout)
         if ready.status == "ready":
             self.state = "ready"
         else:
             self.state = "errored" if self.state != "exited" else "exited"
             self.load_error = ready.error or ErrorInfo("Crashed", "the worker did not start", "crashed")
         log.debug("worker %s: %s", self.pid, self.state)
+
+    def _start(self, started: CallResult, load_timeout: float) -> CallResult:
+        """The worker's first word (its baseline and layers), then the solution loaded or not."""
+        try:
+            info = started_from_wire(started.value)
+        except ProtocolError as error:
+            return self._refuse(f"its first reply was malformed ({error})", time.perf_counter())
+        self.layers = info.layers
+        missing = missing_layers(self.layers)
+        if self.pool.isolation == "strict" and not self.spec.trusted and (missing or not self.layers):
+            self.kill()
+            raise SandboxUnavailable(strict_refusal(missing or [Layer("isolation", False, "no layer was applied")]))
+        self._baseline = {pid: procfs.resident_bytes(pid) or 0 for pid in procfs.tree(self.pid)}
+        return self._receive(time.perf_counter(), load_timeout, seq=0)
 
     def __enter__(self) -> Worker:
         return self
@@ -172,9 +188,10 @@ class Worker:
         return self.state in ("ready", "errored")
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
-             timeout: float, device: str = "cpu", trace: TraceLevel = "off") -> CallResult:
-        return self._request(CallRequest("call", tuple(args), dict(kwargs), tuple(snapshot), device, trace=trace),
-                             timeout)
+             timeout: float, device: str = "cpu", trace: TraceLevel = "off",
+             watch: tuple[int | str, ...] = ()) -> CallResult:
+        return self._request(CallRequest("call", args=tuple(args), kwargs=dict(kwargs), snapshot=tuple(snapshot),
+                                         device=device, trace=trace, watch=tuple(watch)), timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
         return self._request(CallRequest("harness", target=target, payload=payload), timeout)
@@ -184,45 +201,80 @@ class Worker:
             return CallResult("crashed", error=ErrorInfo("WorkerExited", "the solution process is gone", "crashed"))
         if self.state == "ready":
             self.state = "busy"
+        if isinstance(message, CallRequest):
+            self._seq += 1
+            message = replace(message, seq=self._seq)
         started = time.perf_counter()
         try:
             write_frame(self._to_child, encode_trusted(message))
         except BrokenPipeError:
             return self._died(started)
-        return self._receive(started, timeout)
+        return self._receive(started, timeout, self._seq)
 
-    def _receive(self, started: float, timeout: float) -> CallResult:
+    def _receive(self, started: float, timeout: float, seq: int) -> CallResult:
         deadline = started + timeout
-        while (frame := self._reader.pop()) is None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                self.kill()
-                self._wait_exit()
-                return self._result("timeout", ErrorInfo("TimeLimitExceeded", f"time limit exceeded ({timeout:g} s)",
-                                                         "timeout"), started)
-            readable, _, _ = select.select([self._from_child], [], [], min(remaining, RSS_POLL_S))
-            if readable and not self._reader.feed():
-                return self._died(started)
-            if self._rss_limit is not None and (resident_bytes(self.pid) or 0) > self._rss_limit:
-                self.kill()
-                self._wait_exit()
-                limit = self.spec.limits.memory_bytes // MIB
-                return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: more than {limit} MiB "
-                                                        f"resident over the warm worker (limit {limit} MiB of host "
-                                                        f"memory)", "memory"), started)
         try:
-            reply: Reply = reply_from_wire(decode_untrusted(frame))
-        except Exception as error:  # noqa: BLE001 - whatever the solution sent, the parent stays safe
-            self.kill()
-            return self._result("error", ErrorInfo("UnsafeOutput", f"the solution's output could not be read "
-                                                   f"safely ({type(error).__name__}: {error})"), started)
+            while (frame := self._reader.pop()) is None:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    self.kill()
+                    self._wait_exit()
+                    return self._result("timeout", ErrorInfo("TimeLimitExceeded", f"time limit exceeded "
+                                                             f"({timeout:g} s)", "timeout"), started)
+                readable, _, _ = select.select([self._from_child], [], [], min(remaining, RSS_POLL_S))
+                if readable and not self._reader.feed():
+                    return self._died(started)
+                used = self._memory_used()
+                if used is not None and used > self.spec.limits.memory_bytes:
+                    self.kill()
+                    self._wait_exit()
+                    limit = self.spec.limits.memory_bytes // MIB
+                    return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: the solution's "
+                                                            f"processes held {used / MIB:,.0f} MiB over the warm "
+                                                            f"worker (limit {limit} MiB of host memory)", "memory"),
+                                        started)
+            reply = read_reply(frame)
+        except (FrameError, ProtocolError) as error:
+            return self._refuse(str(error), started)
+        if reply.seq != seq:
+            return self._refuse(f"it answered request {reply.seq} when {seq} was asked", started)
         if self.state == "busy":
             self.state = "ready"
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
-        result.value, result.state, result.time_ms = reply.value, reply.state, reply.time_ms or result.time_ms
+        result.time_ms = reply.time_ms or result.time_ms
         result.recording = reply.recording  # issue 17
+        if reply.status == "started":
+            result.value = reply.value
+            return result
+        try:
+            result.value, result.state = admit(reply.value), admit(reply.state)
+        except UnsafeValue as error:
+            return self._result("error", ErrorInfo("UnsafeOutput", f"the solution returned what the grader will "
+                                                   f"not read: {error}; return tensors, numbers, strings, None, or "
+                                                   f"tuples/lists/dicts of them"), started)
         return result
+
+    def _memory_used(self) -> int | None:
+        """What the worker's processes hold over their start (None: nothing to poll, RLIMIT_AS bounds a
+        lone CPU worker). Polled for a CUDA worker (no RLIMIT_AS there) and for any worker that started
+        processes of its own (RLIMIT_AS is per process)."""
+        if not self._baseline:
+            return None
+        tree = procfs.tree(self.pid)
+        started = [pid for pid in tree if pid not in self._baseline]
+        if not started and not self.spec.limits.poll_resident:
+            return None
+        used = sum(max(0, (procfs.resident_bytes(pid) or 0) - base) for pid, base in self._baseline.items()
+                   if pid in tree)
+        return used + sum(procfs.private_bytes(pid) for pid in started)
+
+    def _refuse(self, why: str, started: float) -> CallResult:
+        """The worker broke the protocol: killed, and the case is a crash that says what it sent."""
+        self.kill()
+        self._wait_exit()
+        return self._result("crashed", ErrorInfo("ProtocolError", f"the solution process was stopped: {why}",
+                                                 "crashed"), started)
 
     def _result(self, status: str, error: ErrorInfo | None, started: float) -> CallResult:
         return CallResult(status, error=error, time_ms=(time.perf_counter() - started) * 1e3,
@@ -252,7 +304,7 @@ class Worker:
             return ""
         chunk = os.pread(self._output.fileno(), max(0, min(size - self._output_read, OUTPUT_SHOWN_BYTES - kept)),
                          self._output_read)
-        text = chunk.decode("utf-8", "replace")
+        text = clean_text(chunk.decode("utf-8", "replace"))
         if size - self._output_read > len(chunk):
             text += f"\n[... {size - self._output_read - len(chunk)} more bytes of output not shown]\n"
         self._output_read = size
@@ -268,11 +320,12 @@ class Worker:
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
-        """The worker's whole session stopped (SIGSTOP) for the duration: nothing it runs can act."""
+        """The worker's whole process group stopped (SIGSTOP) for the duration: nothing it runs can act."""
         self._signal(signal.SIGSTOP)
         deadline = time.monotonic() + PAUSE_WAIT_S
-        # A stop is delivered asynchronously, to each thread in turn.
-        while self.state != "exited" and not _stopped(self.pid) and time.monotonic() < deadline:
+        # A stop is delivered asynchronously, to each thread of each process in turn.
+        while self.state != "exited" and not all(procfs.stopped(pid) for pid in procfs.tree(self.pid)) \
+                and time.monotonic() < deadline:
             time.sleep(0.001)
         try:
             yield
@@ -289,7 +342,7 @@ class Worker:
     def kill(self) -> None:
         if self.state == "exited":
             return
-        for kill in (os.killpg, os.kill):  # the session may not exist yet if the child just forked
+        for kill in (os.killpg, os.kill):  # the group may not exist yet if the child just forked
             try:
                 kill(self.pid, signal.SIGKILL)
                 return
@@ -314,6 +367,22 @@ class Worker:
         self._output.close()
 
 
+def read_reply(frame: bytes) -> Reply:
+    """A worker's frame as a Reply, or ProtocolError: whatever the bytes, nothing else is raised."""
+    try:
+        return reply_from_wire(decode_untrusted(frame))
+    except ProtocolError:
+        raise
+    except Exception as error:  # noqa: BLE001 - torch.load's refusals, and whatever else hostile bytes cause
+        raise ProtocolError(f"its reply could not be read ({type(error).__name__}: {clean_text(str(error), 300)})") \
+            from None
+
+
+def strict_refusal(missing: list[Layer]) -> str:
+    return ("isolation is \"strict\" and the sandbox lacks: " + "; ".join(f"{m.name} ({m.detail})" for m in missing)
+            + ". Run `kata doctor` for what each layer needs, or set isolation = \"best\"")
+
+
 class WorkerPool:
     _shared: WorkerPool | None = None
     _shared_lock = threading.Lock()
@@ -330,7 +399,10 @@ class WorkerPool:
         self._exit_lock = threading.Lock()
         self._forgotten: set[int] = set()  # workers closed without waiting for their exit
         self.info: dict[str, Any] = {}
+        self.isolation_layers: tuple[Layer, ...] = ()  # as the zygote's probe found them
+        self.isolation = "best"  # or "strict": refuse to grade without every layer (ISOLATION_MODES)
         self.spares: dict[bool, int] = {}  # the worker of each kind (CUDA or not) started ahead of need
+        self._runtime: str | None = None
 
     @classmethod
     def shared(cls) -> WorkerPool:
@@ -350,10 +422,17 @@ class WorkerPool:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
             self._ready.clear()
             self.spares.clear()
+            # The workers' folders live here; workers of other uids (as root) must be able to enter it.
+            self._runtime = tempfile.mkdtemp(prefix="infrakata-")
+            os.chmod(self._runtime, 0o711)
+            # Trusted code imports nothing from the working directory: it runs in the private runtime
+            # folder, with -P (Python 3.11+) keeping even that off sys.path.
+            flags = ["-P"] if sys.version_info >= (3, 11) else []
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno())],
+                [sys.executable, *flags, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno()), self._runtime],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
-                start_new_session=True, env={**os.environ, **ZYGOTE_ENVIRONMENT})
+                start_new_session=True, cwd=self._runtime,
+                env={**zygote_environment(dict(os.environ)), **ZYGOTE_ENVIRONMENT})
             theirs.close()
             self._sock = ours
             threading.Thread(target=self._read_events, args=(ours,), name="kata-zygote", daemon=True).start()
@@ -370,6 +449,11 @@ class WorkerPool:
             event = decode_event(data)
             if isinstance(event, Ready):
                 self.info = asdict(event)
+                self.isolation_layers = event.isolation
+                missing = missing_layers(event.isolation)
+                if missing:
+                    log.warning("sandbox: best available isolation; missing: %s",
+                                "; ".join(f"{m.name} ({m.detail})" for m in missing))
                 self._ready.set()
                 log.info("zygote: ready %s", event)
             elif isinstance(event, SpareStarted):
@@ -404,8 +488,15 @@ class WorkerPool:
             raise SandboxUnavailable("the grading worker pool did not start; see the log for the zygote's error")
         return self.info
 
-    def _fork(self, fds: list[int], cuda: bool) -> int:
-        request = encode_event(ForkRequest(cuda))
+    def check_isolation(self) -> None:
+        """With isolation "strict", refuse (SandboxUnavailable) unless every layer holds here."""
+        self.wait_ready()
+        missing = missing_layers(self.isolation_layers)
+        if self.isolation == "strict" and (missing or not self.isolation_layers):
+            raise SandboxUnavailable(strict_refusal(missing))
+
+    def _fork(self, fds: list[int], cuda: bool, trusted: bool = False) -> int:
+        request = encode_event(ForkRequest(cuda, trusted))
         for attempt in range(2):
             self.wait_ready()
             with self._fork_lock:
@@ -433,6 +524,9 @@ class WorkerPool:
         if process is not None:
             process.kill()
             process.wait()
+        if self._runtime is not None:  # the zygote removes it when it leaves; not when it was killed
+            shutil.rmtree(self._runtime, ignore_errors=True)
+            self._runtime = None
 
     def _wait_exit(self, pid: int, timeout: float) -> int | None:
         with self._exit_lock:
@@ -448,8 +542,9 @@ class WorkerPool:
             if self._exits.pop(pid, None) is None:
                 self._forgotten.add(pid)
 
-    def open(self, spec: SolutionSpec, load_timeout: float, *, cancel: CancelToken | None = None) -> Worker:
-        return Worker(self, spec, cancel, load_timeout)
+    def open(self, spec: SolutionSpec, load_timeout: float, *, cancel: CancelToken | None = None,
+             arena: InputArena | None = None) -> Worker:
+        return Worker(self, spec, cancel, load_timeout, arena)
 
     def close(self) -> None:
         self._restart()

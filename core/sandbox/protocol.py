@@ -17,6 +17,8 @@ worker -> grader, frames of torch.save read back with torch.load(weights_only=Tr
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
@@ -44,7 +46,10 @@ class SolutionSpec:
     forbidden_modules: tuple[str, ...] = ()
     forbidden_calls: tuple[str, ...] = ()
     preload: tuple[str, ...] = ()  # trusted modules imported before the solution (e.g. timing code)
-    problem_modules: tuple[tuple[str, str], ...] = ()  # (module name, path): lets the child unpickle inputs
+    # (module name, file name, source) of problem code the worker loads first (to unpickle inputs): sent,
+    # because a worker may not read the problem's folder.
+    problem_modules: tuple[tuple[str, str, str], ...] = ()
+    trusted: bool = False  # the reference's worker: trusted code, run unconfined
 
     @property
     def cuda(self) -> bool:
@@ -57,6 +62,7 @@ class CallRequest:
     `target` ("module:function") given the entry point and `payload`."""
 
     op: Literal["call", "harness"]
+    seq: int = 0  # the reply to this request carries the same number
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     snapshot: tuple[Any, ...] = ()  # arguments (positions or names) whose state after the call comes back
@@ -64,6 +70,7 @@ class CallRequest:
     target: str = ""
     payload: Any = None
     trace: TraceLevel = "off"  # issue 17: what to record of a "call" (core/sandbox/trace.py); never of a harness
+    watch: tuple[Any, ...] = ()  # issue 17: arguments whose last write is recorded (graded or frozen ones)
 
 
 # -- worker -> grader ------------------------------------------------------------------------------
@@ -80,11 +87,29 @@ class ErrorInfo:
 @dataclass(frozen=True)
 class Reply:
     status: ReplyStatus
-    value: Any = None  # the call's output (sanitised: plain data); for "started", the resident bytes
+    value: Any = None  # the call's output (sanitised: plain data); for "started", a Started's fields
     state: dict[Any, Any] = field(default_factory=dict)  # the snapshot arguments after the call
     error: ErrorInfo | None = None
     time_ms: float = 0.0
+    seq: int = 0  # the request's; the spec's replies (started, then ready or error) carry 0
     recording: Recording | None = None  # issue 17: the returning line, the writes, the values of a call
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of a worker's confinement (core/sandbox/confine.py): whether it holds, and how or why not."""
+
+    name: str
+    active: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Started:
+    """A worker's first reply, sent before any of the solution's code runs (so it can be believed): the
+    layers it is confined by. The grader takes the baseline of its memory limit at that moment."""
+
+    layers: tuple[Layer, ...] = ()
 
 
 def reply_to_wire(reply: Reply) -> dict[str, Any]:
@@ -98,30 +123,65 @@ def _check(condition: bool, what: str) -> None:
 
 
 def reply_from_wire(raw: Any) -> Reply:
-    """The worker's message, validated field by field."""
+    """The worker's message, validated field by field, every string in it made safe to show (what a
+    solution returns is checked by wire.admit)."""
     _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(Reply)}, "not a reply")
     _check(raw["status"] in get_args(ReplyStatus), f"unknown status {raw['status']!r}")
     _check(isinstance(raw["state"], dict), "state is not a dict")
-    _check(type(raw["time_ms"]) in (int, float), "time_ms is not a number")
+    _check(type(raw["time_ms"]) in (int, float) and math.isfinite(raw["time_ms"]), "time_ms is not a number")
+    _check(type(raw["seq"]) is int, "seq is not an int")
     error = raw["error"]
     if error is not None:
         _check(isinstance(error, dict) and set(error) == {f.name for f in fields(ErrorInfo)}, "malformed error")
         _check(all(isinstance(error[k], str) for k in ("type", "message", "traceback")), "malformed error text")
         _check(error["kind"] in get_args(ErrorKind), f"unknown error kind {error['kind']!r}")
-        _check(error["line"] is None or type(error["line"]) is int, "malformed error line")
-        error = ErrorInfo(**error)
+        _check(error["line"] is None or type(error["line"]) is int and 0 < error["line"] < 1 << 31,
+               "malformed error line")
+        error = ErrorInfo(clean_text(error["type"], 200), clean_text(error["message"], MESSAGE_CHARS), error["kind"],
+                          error["line"], clean_text(error["traceback"], TRACEBACK_CHARS))
     try:  # issue 17: types, counts, lengths and line numbers, strings cleaned (core/sandbox/trace.py)
-        recording = recording_from_wire(raw["recording"])
+        recording = recording_from_wire(raw["recording"], clean_text)
     except ValueError as problem:
         raise ProtocolError(str(problem)) from None
-    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]), recording)
+    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]), raw["seq"], recording)
+
+
+def started_from_wire(value: Any) -> Started:
+    """The value of a "started" reply (sent before the solution ran, but checked all the same)."""
+    _check(isinstance(value, dict) and set(value) == {"layers"}, "malformed start")
+    layers = value["layers"]
+    _check(isinstance(layers, (list, tuple)) and len(layers) <= 16 and all(
+        isinstance(layer, dict) and set(layer) == {"name", "active", "detail"} and isinstance(layer["name"], str)
+        and type(layer["active"]) is bool and isinstance(layer["detail"], str) for layer in layers),
+        "malformed layers")
+    return Started(tuple(Layer(clean_text(layer["name"], 40), layer["active"],
+                                                        clean_text(layer["detail"], 400)) for layer in layers))
+
+
+# Control characters (but newline and tab), C1 controls and the bidirectional overrides that make text
+# read other than it is: escaped wherever a worker's text is shown (terminal, JSON, JUnit, the editor).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+MESSAGE_CHARS, TRACEBACK_CHARS = 8_000, 16_000
+
+
+def clean_text(text: str, limit: int | None = None) -> str:
+    """Text from a worker, safe to show: lone surrogates replaced, control characters escaped, capped."""
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + f"... [{len(text) - limit} more characters]"
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                       text)
 
 
 # -- grader <-> zygote ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ForkRequest:
+    """Sent with the run's descriptors: the worker's input and output pipes, its printed-output file and,
+    when the run has unchangeable tensor inputs, their arena (core/sandbox/arena.py)."""
+
     cuda: bool  # a worker with CUDA initialised (where the machine has CUDA)
+    trusted: bool = False  # for trusted code (a reference): not confined, never a spare
 
 
 @dataclass(frozen=True)
@@ -129,6 +189,7 @@ class Ready:
     cuda: bool
     triton: bool
     interpret: bool  # Triton runs through its CPU interpreter
+    isolation: tuple[Layer, ...] = ()  # the layers a probe worker was confined by, as every worker will be
 
 
 @dataclass(frozen=True)
@@ -160,6 +221,8 @@ def decode_event(data: bytes) -> Event:
     try:
         raw = json.loads(data)
         cls = _EVENTS[raw.pop("event")]
+        if cls is Ready:
+            raw["isolation"] = tuple(Layer(**layer) for layer in raw.get("isolation", ()))
         return cls(**raw)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ProtocolError(f"malformed zygote message: {error}") from None

@@ -8,7 +8,7 @@ declines every other frame at its first event. Recorded per call:
 
 - `line`: where the entry point's frame returned (or last yielded) its output;
 - `writes`: for each argument whose state after the call is graded or checked (the request's
-  `snapshot`), the solution's line that was running when it last changed, where a change can be
+  `watch`), the solution's line that was running when it last changed, where a change can be
   seen (tensors' version counters, a container's items, a module's or optimizer's tensors);
 - `values` (level "values"): the arguments as the call began, at their parameters' lines, and the
   entry point's locals as it ended, at the last line of their last executed assignment
@@ -28,7 +28,6 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-import re
 import sys
 import time
 import types
@@ -446,14 +445,15 @@ class _Monitoring:
 Backend = _Settrace | _Monitoring
 
 
-def start(level: TraceLevel, args: tuple[Any, ...], kwargs: dict[str, Any], snapshot: tuple[_ArgKey, ...],
+def start(level: TraceLevel, args: tuple[Any, ...], kwargs: dict[str, Any], watch: tuple[_ArgKey, ...],
           backend: str = "") -> tuple[Recorder, Backend] | None:
-    """Begin recording a call of the loaded solution (None: nothing to record). `backend`:
-    "settrace" or "monitoring" to choose one (tests); by default sys.monitoring where it exists."""
+    """Begin recording a call of the loaded solution (None: nothing to record); `watch`: the arguments
+    whose last write to record. `backend`: "settrace" or "monitoring" to choose one (tests); by
+    default sys.monitoring where it exists."""
     if level == "off" or _solution is None:
         return None
     try:
-        watched = [(key, kwargs[key] if isinstance(key, str) else args[key]) for key in snapshot
+        watched = [(key, kwargs[key] if isinstance(key, str) else args[key]) for key in watch
                    if (key in kwargs if isinstance(key, str) else 0 <= key < len(args))]
         recorder = Recorder(_solution, level, watched)
         use_monitoring = backend == "monitoring" or (not backend and _Monitoring.available())
@@ -477,9 +477,6 @@ def stop(started: tuple[Recorder, Backend] | None) -> Recording | None:
 
 # -- the grader's side -----------------------------------------------------------------------------
 
-_UNSEEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
-
-
 def _check(condition: bool, what: str) -> None:
     if not condition:
         raise ValueError(f"recording: {what}")
@@ -490,9 +487,9 @@ def _line(value: Any, what: str) -> int:
     return int(value)
 
 
-def _text(value: Any, limit: int, what: str, lines: bool = False) -> str:
+def _text(value: Any, limit: int, what: str, clean: Callable[[str], str], lines: bool = False) -> str:
     _check(type(value) is str and len(value) <= limit, f"{what} is not a string of at most {limit} characters")
-    text = _UNSEEN.sub("", value.replace("\t", " "))
+    text = clean(value.replace("\t", " "))
     return text if lines else text.replace("\n", " ")
 
 
@@ -501,9 +498,10 @@ def recording_to_wire(recording: Recording | None) -> str | None:
     return None if recording is None else json.dumps(asdict(recording), ensure_ascii=False)
 
 
-def recording_from_wire(wire: Any) -> Recording | None:
+def recording_from_wire(wire: Any, clean: Callable[[str], str]) -> Recording | None:
     """A worker's recording, validated field by field: its size, then types, counts, lengths, line
-    numbers. Strings lose control and invisible formatting characters, so an editor shows what they say."""
+    numbers; every string through `clean` (the protocol's, which escapes control characters and
+    bidirectional overrides), so that an editor shows what it says."""
     if wire is None:
         return None
     _check(type(wire) is str and len(wire) <= MAX_WIRE_CHARS, f"not a string of at most {MAX_WIRE_CHARS} characters")
@@ -530,6 +528,7 @@ def recording_from_wire(wire: Any) -> Recording | None:
         _check(value["kind"] in ("argument", "local"), "unknown value kind")
         _check(type(value["name"]) is str and value["name"].isidentifier(), "a value's name is not a Python name")
         checked_values.append(InlineValue(
-            _line(value["line"], "value line"), value["kind"], _text(value["name"], NAME_CHARS, "name"),
-            _text(value["label"], LABEL_CHARS, "label"), _text(value["detail"], DETAIL_CHARS, "detail", lines=True)))
+            _line(value["line"], "value line"), value["kind"], _text(value["name"], NAME_CHARS, "name", clean),
+            _text(value["label"], LABEL_CHARS, "label", clean),
+            _text(value["detail"], DETAIL_CHARS, "detail", clean, lines=True)))
     return Recording(line, tuple(checked_writes), tuple(checked_values))

@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 
 REFUSED = "__kata_refused__"  # stands where the solution returned something the parent must not load
 HEADER = struct.Struct("<Q")
-MAX_FRAME = 1 << 34
+MAX_FRAME = 1 << 34  # what a trusted side reads; a worker's frames are held to its run's reply limit
+
+
+class FrameError(ValueError):
+    """A frame the reader refuses (announced larger than its limit): the sender is not to be believed."""
 
 
 def write_frame(fd: int, payload: bytes) -> None:
@@ -30,18 +34,20 @@ def write_frame(fd: int, payload: bytes) -> None:
 
 
 class FrameReader:
-    """Incremental frame parsing over a non-blocking descriptor (the parent waits with select)."""
+    """Incremental frame parsing over a non-blocking descriptor (the parent waits with select). A frame
+    announced above `limit` bytes raises FrameError before anything of it is buffered, so a sender can
+    make the reader hold no more than one frame's limit."""
 
-    def __init__(self, fd: int):
-        self.fd = fd
+    def __init__(self, fd: int, limit: int = MAX_FRAME):
+        self.fd, self.limit = fd, limit
         self.buffer = bytearray()
 
     def pop(self) -> bytes | None:
         if len(self.buffer) < HEADER.size:
             return None
         (size,) = HEADER.unpack_from(self.buffer)
-        if size > MAX_FRAME:
-            raise ValueError(f"frame of {size} bytes refused")
+        if size > self.limit:
+            raise FrameError(f"a reply of {size:,} bytes, more than the {self.limit:,} this run allows")
         if len(self.buffer) < HEADER.size + size:
             return None
         frame = bytes(self.buffer[HEADER.size: HEADER.size + size])
@@ -49,8 +55,13 @@ class FrameReader:
         return frame
 
     def feed(self) -> bool:
-        """Read what is available; False at end of file."""
-        chunk = os.read(self.fd, 1 << 20)
+        """Read what is available (never more than the frame being read may still need); False at end of file."""
+        wanted = 1 << 20
+        if len(self.buffer) >= HEADER.size:
+            (size,) = HEADER.unpack_from(self.buffer)
+            if size > self.limit:
+                raise FrameError(f"a reply of {size:,} bytes, more than the {self.limit:,} this run allows")
+        chunk = os.read(self.fd, wanted)
         if not chunk:
             return False
         self.buffer += chunk
@@ -87,6 +98,76 @@ def decode_untrusted(data: bytes) -> Any:
     return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
 
 
+class UnsafeValue(ValueError):
+    """A value from a worker that the grader will not compare or show: the message says what it was."""
+
+
+ADMITTED_DTYPES = frozenset(
+    f"torch.{name}" for name in ("float64", "float32", "float16", "bfloat16", "complex64", "complex128", "int64",
+                                 "int32", "int16", "int8", "uint8", "bool", "float8_e4m3fn", "float8_e5m2",
+                                 "uint16", "uint32", "uint64"))
+MAX_VALUES = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
+MAX_DEPTH = 32
+
+
+def admit(value: Any) -> Any:
+    """A value decoded from a worker, checked before the grader compares or shows it: plain data only;
+    tensors dense, strided, on the CPU, of a known dtype and within their storage; strings safe to
+    show (protocol.clean_text). Raises UnsafeValue."""
+    from .protocol import clean_text
+
+    count = 0
+
+    def walk(item: Any, depth: int) -> Any:
+        nonlocal count
+        count += 1
+        if depth > MAX_DEPTH:
+            raise UnsafeValue(f"nesting deeper than {MAX_DEPTH} levels")
+        if count > MAX_VALUES:
+            raise UnsafeValue(f"more than {MAX_VALUES:,} values")
+        if item is None or type(item) in (bool, int, float, bytes):
+            return item
+        if type(item) is str:
+            return clean_text(item)
+        if type(item) in (tuple, list):
+            items = [walk(v, depth + 1) for v in item]
+            return tuple(items) if type(item) is tuple else items
+        if type(item) is dict:
+            if not all(k is None or type(k) in (str, int, float, bool) for k in item):
+                raise UnsafeValue("a dict with keys other than str/int/float/bool/None")
+            return {(clean_text(k) if type(k) is str else k): walk(v, depth + 1) for k, v in item.items()}
+        if _is_tensor(item):
+            return _admit_tensor(item)
+        raise UnsafeValue(f"a value of type {type(item).__module__}.{type(item).__qualname__}")
+
+    return walk(value, 0)
+
+
+def _is_tensor(item: Any) -> bool:
+    import torch
+
+    return isinstance(item, torch.Tensor)
+
+
+def _admit_tensor(tensor: Any) -> Any:
+    import torch
+
+    if type(tensor) not in (torch.Tensor, torch.nn.Parameter):
+        raise UnsafeValue(f"a tensor of type {type(tensor).__qualname__}")
+    if tensor.layout != torch.strided or tensor.device.type != "cpu" or tensor.is_quantized or tensor.is_nested:
+        raise UnsafeValue(f"a tensor that is not a dense CPU tensor (layout {tensor.layout}, device {tensor.device})")
+    if str(tensor.dtype) not in ADMITTED_DTYPES:
+        raise UnsafeValue(f"a tensor of dtype {tensor.dtype}")
+    if tensor.numel():
+        sizes, strides = tensor.shape, tensor.stride()
+        if any(s < 0 for s in strides) or tensor.storage_offset() < 0:
+            raise UnsafeValue("a tensor with negative strides or offset")
+        last = tensor.storage_offset() + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True))
+        if (last + 1) * tensor.element_size() > tensor.untyped_storage().nbytes():
+            raise UnsafeValue("a tensor that reaches beyond its storage")
+    return tensor.detach() if type(tensor) is torch.Tensor else tensor.detach().as_subclass(torch.Tensor)
+
+
 def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
     tensor = tensor.detach()
     # torch.save writes a view's whole storage: copy small views of big buffers.
@@ -102,6 +183,8 @@ def sanitize(value: Any, depth: int = 0) -> Any:
     if depth > 32:
         return {REFUSED: "nesting deeper than 32 levels"}
     if isinstance(value, torch.Tensor):
+        if value.layout != torch.strided or value.is_quantized or value.is_nested:
+            return {REFUSED: f"a {value.layout} tensor was returned; return a dense tensor"}
         if type(value) is torch.Tensor or type(value) is torch.nn.Parameter:
             return _plain_tensor(value)
         return {REFUSED: f"a torch.Tensor subclass ({type(value).__name__}) was returned; return a plain tensor"}

@@ -14,18 +14,35 @@ is next idle.
 
 from __future__ import annotations
 
+import json
 import os
 import select
+import shutil
 import signal
 import socket
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import NoReturn
 
-from .protocol import Event, Exited, Forked, ForkRequest, ProtocolError, Ready, SpareStarted, decode_event, encode_event
+from .confine import LAYERS, Confinement, Spare, sweep_uid
+from .procfs import children
+from .protocol import (
+    Event,
+    Exited,
+    Forked,
+    ForkRequest,
+    Layer,
+    ProtocolError,
+    Ready,
+    SpareStarted,
+    decode_event,
+    encode_event,
+)
 
 GRADER_POLL_S = 0.5
+PROBE_TIMEOUT_S = 10.0
 IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
 SPARE_FAILURES = 3  # a kind of spare that dies this often before use is no longer started
 
@@ -67,38 +84,92 @@ def _warm_imports() -> Ready:
 
 def _orphans(known: set[int]) -> list[int]:
     """Processes reparented to this subreaper after their parent (a solution) died."""
-    me, found = os.getpid(), list[int]()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for entry in entries:
-        if not entry.isdigit() or int(entry) in known:
-            continue
+    return [pid for pid in children(os.getpid()) if pid not in known]
+
+
+def _probe(confinement: Confinement) -> tuple[Layer, ...]:
+    """The layers a worker gets here, found by confining a throwaway worker exactly as every worker is,
+    and checking from inside that each layer holds (not only that its system call succeeded)."""
+    from .child import prepare_worker
+
+    spare = confinement.new_spare()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
         try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
+            os.close(read)
+            layers = prepare_worker(confinement, spare, cuda=False, close_in_waiter=(write,))
+            layers = [_verified(layer, confinement.answers) for layer in layers]
+            os.write(write, json.dumps([vars(layer) for layer in layers]).encode())
+        except BaseException as error:  # noqa: BLE001 - said as the probe's result
+            os.write(write, json.dumps([vars(Layer("namespaces", False, f"the probe failed: {error!r}"))]).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    data = b""
+    while select.select([read], [], [], PROBE_TIMEOUT_S)[0] and (chunk := os.read(read, 65536)):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    _remove(spare.private)
+    try:
+        found = {layer["name"]: Layer(**layer) for layer in json.loads(data)}
+    except (ValueError, TypeError, KeyError):
+        found = {}
+    return tuple(found.get(name) or Layer(name, False, "not applied: the probe worker failed before it")
+                 for name in LAYERS)
+
+
+def _verified(layer: Layer, answers: list[Path]) -> Layer:
+    """A layer as it holds in this (probe) worker: each is tried once from inside."""
+    if not layer.active:
+        return layer
+    failed = ""
+    if layer.name == "landlock":
+        for answer in answers:
+            try:
+                if answer.is_dir():
+                    os.listdir(answer)
+                else:
+                    answer.read_bytes()
+                failed = f"{answer} is still readable"
+            except OSError:
+                pass
+    elif layer.name == "seccomp":
+        try:
+            socket.socket(socket.AF_INET).close()
+            failed = "an IPv4 socket could still be opened"
         except OSError:
-            continue
-        if int(fields[1]) == me:
-            found.append(int(entry))
-    return found
+            pass
+    elif layer.name == "namespaces" and os.getpid() != 1:
+        failed = "the worker is not the first process of its PID namespace"
+    elif layer.name == "privileges" and os.geteuid() == 0:
+        failed = "the worker still runs as root"
+    return Layer(layer.name, False, f"{layer.detail}; but {failed}") if failed else layer
 
 
+def _remove(private: Path) -> None:
+    """A worker's private folder, once it has exited (its tmpfs went with its mount namespace)."""
+    shutil.rmtree(private, ignore_errors=True)
 
 
 @dataclass
 class _Spare:
     pid: int
     sock: socket.socket  # the zygote's end: the run's descriptors are sent over it
+    confined: Spare
 
 
 class Zygote:
-    def __init__(self, sock: socket.socket, cuda: bool):
+    def __init__(self, sock: socket.socket, cuda: bool, confinement: Confinement, isolation: tuple[Layer, ...]):
         self.sock = sock
+        self.confinement = confinement
+        active = {layer.name for layer in isolation if layer.active}
+        self.namespaced = "namespaces" in active
         self.kinds = [False, True] if cuda else [False]  # CPU workers; CUDA workers where there is CUDA
         self.children: set[int] = set()  # handed-out workers, whose exits the grader is told of
         self.spares: dict[bool, _Spare] = {}
+        self.confined: dict[int, Spare] = {}  # every confined worker's folder and uid, until it is reaped
         self.spare_failures = dict.fromkeys(self.kinds, 0)
         self.grader = os.getppid()
         self.wake_r, self.wake_w = os.pipe()
@@ -109,7 +180,7 @@ class Zygote:
 
     # -- workers -----------------------------------------------------------------------------------
 
-    def _fork(self, body: Callable[[], NoReturn]) -> int:
+    def _fork(self, body: Callable[[], NoReturn], confined: Spare | None = None) -> int:
         pid = os.fork()
         if pid == 0:
             try:
@@ -123,24 +194,27 @@ class Zygote:
                 body()
             finally:
                 os._exit(1)
+        if confined is not None:
+            self.confined[pid] = confined
         return pid
 
     def _start_spare(self, cuda: bool) -> None:
         from .child import PR_SET_NAME, SPARE_NAME, ZYGOTE_NAME, prctl, run_spare
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        confined = self.confinement.new_spare()
 
         def spare() -> NoReturn:
             ours.close()
-            run_spare(theirs, cuda)
+            run_spare(theirs, cuda, self.confinement, confined)
 
         prctl(PR_SET_NAME, SPARE_NAME)  # a spare is born with its name: nobody sees it unnamed
         try:
-            pid = self._fork(spare)
+            pid = self._fork(spare, confined)
         finally:
             prctl(PR_SET_NAME, ZYGOTE_NAME)
         theirs.close()
-        self.spares[cuda] = _Spare(pid, ours)
+        self.spares[cuda] = _Spare(pid, ours, confined)
         self.send(SpareStarted(pid, cuda))
 
     def _idle_imports(self) -> None:
@@ -156,9 +230,11 @@ class Zygote:
             if cuda not in self.spares and self.spare_failures[cuda] < SPARE_FAILURES:
                 self._start_spare(cuda)
 
-    def _worker(self, cuda: bool, fds: list[int]) -> int:
-        """A worker for this run: the spare of its kind, else one forked now."""
-        spare = self.spares.pop(cuda, None)
+    def _worker(self, request: ForkRequest, fds: list[int]) -> int:
+        """A worker for this run: the spare of its kind, else one forked (and confined) now; a trusted
+        worker is always forked now, unconfined."""
+        cuda = request.cuda and True in self.kinds
+        spare = None if request.trusted else self.spares.pop(cuda, None)
         if spare is not None:
             try:
                 socket.send_fds(spare.sock, [b"run"], fds)
@@ -167,16 +243,37 @@ class Zygote:
                 pass
             finally:
                 spare.sock.close()
+        confined = None if request.trusted else self.confinement.new_spare()
 
         def run() -> NoReturn:
-            from .child import main, start_session, warm_cuda
+            from .child import main, prepare_worker
 
-            start_session()
-            if cuda:
-                warm_cuda()
-            main(*fds)
+            layers = prepare_worker(None if confined is None else self.confinement, confined, cuda)
+            main(fds, layers)
 
-        return self._fork(run)
+        return self._fork(run, confined)
+
+    def _end(self, pid: int) -> None:
+        """After a worker (or spare) exited: nothing of it left running, its folder removed."""
+        try:
+            os.killpg(pid, signal.SIGKILL)  # whatever the solution started in its process group
+        except OSError:
+            pass
+        confined = self.confined.pop(pid, None)
+        if not self.namespaced:  # with a PID namespace all of it died with the worker
+            if confined is not None and confined.uid is not None:
+                sweep_uid(confined.uid)
+            self._kill_orphans()
+        if confined is not None:
+            _remove(confined.private)
+
+    def _kill_orphans(self) -> None:
+        """Whatever left a worker's tree (a double fork) and was reparented to this subreaper."""
+        for orphan in _orphans(self.children | {s.pid for s in self.spares.values()}):
+            try:
+                os.kill(orphan, signal.SIGKILL)
+            except OSError:
+                pass
 
     # -- the loop ----------------------------------------------------------------------------------
 
@@ -187,6 +284,11 @@ class Zygote:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
+        for confined in self.confined.values():
+            if confined.uid is not None and not self.namespaced:
+                sweep_uid(confined.uid)
+        self._kill_orphans()
+        shutil.rmtree(self.confinement.runtime, ignore_errors=True)
         os._exit(0)
 
     def send(self, event: Event) -> None:
@@ -209,20 +311,11 @@ class Zygote:
                     del self.spares[cuda]
                     self.spare_failures[cuda] += 1
                     self.idle_work.insert(0, self._refill_spares)
-            if pid not in self.children:
-                continue  # a spare, or an orphan we killed
-            self.children.discard(pid)
-            try:
-                os.killpg(pid, signal.SIGKILL)  # whatever the solution started in its session
-            except OSError:
-                pass
-            spares = {s.pid for s in self.spares.values()}
-            for orphan in _orphans(self.children | spares):  # and whatever escaped it, now reparented to us
-                try:
-                    os.kill(orphan, signal.SIGKILL)
-                except OSError:
-                    pass
-            self.send(Exited(pid, os.waitstatus_to_exitcode(status)))
+            if pid in self.confined or pid in self.children:
+                self._end(pid)
+            if pid in self.children:
+                self.children.discard(pid)
+                self.send(Exited(pid, os.waitstatus_to_exitcode(status)))
 
     def serve(self) -> NoReturn:
         signal.set_wakeup_fd(self.wake_w)
@@ -232,6 +325,8 @@ class Zygote:
                                            IDLE_AFTER_S if self.idle_work else GRADER_POLL_S)
             if os.getppid() != self.grader:  # reparented: the grader died without closing its socket
                 self.leave()
+            if not self.namespaced:  # a double fork outside any PID namespace: swept on sight
+                self._kill_orphans()
             if not readable and self.idle_work:
                 self.idle_work.pop()()
                 continue
@@ -249,8 +344,8 @@ class Zygote:
                     request = decode_event(data)
                 except ProtocolError:
                     request = None
-                if isinstance(request, ForkRequest) and len(fds) == 3:
-                    pid = self._worker(request.cuda and True in self.kinds, fds)
+                if isinstance(request, ForkRequest) and len(fds) in (3, 4):
+                    pid = self._worker(request, fds)
                     self.children.add(pid)
                     self.send(Forked(pid))
                 for fd in fds:  # before any other fork: a copy of a run's pipe would hide its worker's death
@@ -261,6 +356,7 @@ class Zygote:
 
 def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
+    runtime = Path(sys.argv[2])
     # No parent-death signal here: it fires when the spawning *thread* ends. serve() watches the
     # parent instead.
     from .child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
@@ -268,11 +364,14 @@ def main() -> None:
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_NAME, ZYGOTE_NAME)
     ready = _warm_imports()
+    confinement = Confinement.prepare(runtime)
+    ready = replace(ready, isolation=_probe(confinement))
     try:
         sock.send(encode_event(ready))
     except OSError:  # the grader left while we were importing
+        shutil.rmtree(runtime, ignore_errors=True)
         os._exit(0)
-    Zygote(sock, ready.cuda).serve()
+    Zygote(sock, ready.cuda, confinement, ready.isolation).serve()
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 // installs the freshly packaged .vsix, opens a workspace holding a solution, makes it wrong and
 // saves, and asserts the kata diagnostic in the Problems panel, the lens over the entry point,
 // the status bar result and the Testing view's expected/actual, the inline values (inlay hints)
-// beside the code; then fixes the buffer and runs it from the Testing view. Keeps e2e/screenshot.png
-// (the failing state) and e2e/out/inline-values.png (the inline values).
+// beside the code and their hover; then fixes the buffer and runs it from the Testing view. Writes
+// e2e/out/screenshot.png (the failing state) and e2e/out/inline-values.png (the inline values),
+// ignored by git, so a run leaves the tree clean: copy them over docs/images/vscode-failing-case.png
+// and docs/images/inline-values.png to refresh the README's.
 //
 // One command: `npm run e2e` (after `npm ci`). Needs Debian's chromium, ripgrep, libkrb5-dev
 // and pkg-config; installs code-server into .e2e-cache/ the first time (about a minute).
@@ -25,8 +27,8 @@ const extensionDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(extensionDir, '..');
 const cache = join(extensionDir, '.e2e-cache');
 const runDir = join(extensionDir, 'e2e', '.run');
-const screenshot = join(extensionDir, 'e2e', 'screenshot.png');
 const outDir = join(extensionDir, 'e2e', 'out');
+const screenshot = join(outDir, 'screenshot.png');
 const python = process.env.KATA_PYTHON ?? join(repo, '.venv', 'bin', 'python');
 const noInfrakata = join(runDir, 'python-without-infrakata');
 
@@ -241,6 +243,7 @@ async function drive(page, url, workspace) {
 
   await status.filter({ hasText: /kata [0-6]\/7/ }).waitFor();
   log(`status bar: ${await status.innerText()}`);
+  mkdirSync(dirname(screenshot), { recursive: true });
   await page.screenshot({ path: screenshot });
   log(`screenshot: ${screenshot}`);
 

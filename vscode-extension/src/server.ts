@@ -95,7 +95,7 @@ export class KataServer implements vscode.Disposable {
     const python = interpreter.command.join(' ');
     this.output.info(`python: ${python} (from ${interpreter.source})`);
     this.setState({ kind: 'starting', python });
-    const unavailable = await checkImport(interpreter, folder);
+    const unavailable = await checkImport(interpreter);
     if (unavailable !== undefined) {
       const message = unavailableMessage(interpreter, unavailable, findCheckout());
       this.setState({ kind: 'failed', message });
@@ -103,7 +103,9 @@ export class KataServer implements vscode.Disposable {
       return;
     }
     const { command, args } = serverCommand(interpreter);
-    const client = new LanguageClient(SECTION, 'infrakata', { command, args, options: { cwd: folder } }, this.clientOptions());
+    // `python -m` puts its working folder first on sys.path: never the workspace, whose files (a numpy.py,
+    // an infrakata/) would be imported by the grader. The extension's own folder holds no Python.
+    const client = new LanguageClient(SECTION, 'infrakata', { command, args, options: { cwd: TRUSTED_CWD } }, this.clientOptions());
     client.onNotification('kata/result', (params: ResultParams) => this.resultEmitter.fire(params));
     client.onNotification('kata/benchmarkResult', (params: BenchmarkParams) => this.benchmarkEmitter.fire(params));
     client.onDidChangeState(({ newState }) => {
@@ -158,6 +160,7 @@ export class KataServer implements vscode.Disposable {
         gradeOn: config.get('gradeOn'),
         debounceMs: config.get('debounceMs'),
         watchFiles: config.get('watchFiles'),
+        isolation: config.get('isolation'),
         inlineValues: config.get('inlineValues'),
       },
       perFolder,
@@ -172,11 +175,14 @@ export class KataServer implements vscode.Disposable {
 }
 
 
+/** Where the server's Python starts: the extension's own (bundled) folder, never the workspace. */
+const TRUSTED_CWD = __dirname;
+
 /** Undefined when `python -c "import infrakata.server"` works, else why not. */
-function checkImport(interpreter: Interpreter, cwd: string | undefined): Promise<ServerUnavailable | undefined> {
+function checkImport(interpreter: Interpreter): Promise<ServerUnavailable | undefined> {
   const { command, args } = importCheckArgs(interpreter);
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout: 60_000 }, (err, _stdout, stderr) => {
+    execFile(command, args, { cwd: TRUSTED_CWD, timeout: 60_000 }, (err, _stdout, stderr) => {
       if (err === null) {
         resolve(undefined);
       } else if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -10,6 +10,7 @@ export interface ServerSettings {
   debounceMs: number;
   problemPaths: string[];
   watchFiles: boolean;
+  isolation: 'best' | 'strict';
   /** The first failing case's values beside the code (inlay hints) and in the hover. */
   inlineValues: boolean;
 }
@@ -19,6 +20,7 @@ export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
   debounceMs: 400,
   problemPaths: [],
   watchFiles: true,
+  isolation: 'best',
   inlineValues: true,
 });
 
@@ -40,7 +42,7 @@ export interface Validated {
  * @param problemPaths each workspace folder's value; relative paths resolve against that folder.
  */
 export function validateSettings(
-  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown; inlineValues?: unknown },
+  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown; isolation?: unknown; inlineValues?: unknown },
   problemPaths: ProblemPathsValue[],
 ): Validated {
   const problems: string[] = [];
@@ -55,6 +57,7 @@ export function validateSettings(
     gradeOn: pick('gradeOn', window.gradeOn, isGradeOn, 'use "save" or "type"', DEFAULTS.gradeOn),
     debounceMs: pick('debounceMs', window.debounceMs, isDelay, 'use a whole number of milliseconds >= 0', DEFAULTS.debounceMs),
     watchFiles: pick('watchFiles', window.watchFiles, isBoolean, 'use true or false', DEFAULTS.watchFiles),
+    isolation: pick('isolation', window.isolation, isIsolation, 'use "best" or "strict"', DEFAULTS.isolation),
     inlineValues: pick('inlineValues', window.inlineValues, isBoolean, 'use true or false', DEFAULTS.inlineValues),
     problemPaths: [],
   };
@@ -71,6 +74,10 @@ export function validateSettings(
     }
   }
   return { settings, problems };
+}
+
+function isIsolation(v: unknown): v is ServerSettings['isolation'] {
+  return v === 'best' || v === 'strict';
 }
 
 function isGradeOn(v: unknown): v is ServerSettings['gradeOn'] {

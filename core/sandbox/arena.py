@@ -1,0 +1,160 @@
+"""The inputs a solution may not change, in memory the grader can read after the call.
+
+A problem says which arguments a solution may modify; the others must come back as they went in. A
+worker cannot be asked whether it changed them (once the solution has run, what it says is the
+solution's word), so the tensors among those arguments live in a memory file shared with the grader:
+the worker builds its tensors over that memory, and after each call the grader compares the bytes
+there with its own copy. Before each call the case's bytes are written afresh, so nothing a solution
+did to one case's inputs reaches another's.
+
+Only CPU tensors are shared (a case graded on CUDA has its inputs copied to the device; there the
+worker's own report of them is what is checked), and arguments whose tensors sit in tuples, lists and
+dicts are shared as long as the containers hold nothing else that could change.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+ALIGN = 64
+
+
+@dataclass(frozen=True)
+class SharedTensor:
+    """Where a tensor argument lies in the arena: the worker builds the tensor over these bytes."""
+
+    offset: int
+    nbytes: int
+    shape: tuple[int, ...]
+    dtype: str  # e.g. "float32"
+    requires_grad: bool = False
+
+
+def _shareable(value: Any) -> bool:
+    """Whether an argument is tensors (and values that cannot change) all the way down."""
+    if type(value) is torch.Tensor:
+        return value.device.type == "cpu" and value.layout == torch.strided and not value.is_quantized
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return True
+    if isinstance(value, (tuple, list)):
+        return all(_shareable(v) for v in value)
+    if isinstance(value, dict):
+        return all(_shareable(v) for v in value.values())
+    return False
+
+
+class InputArena:
+    """The grader's side: one memory file for a run's unchangeable tensor arguments."""
+
+    def __init__(self, arguments: list[dict[Any, Any]]):
+        """`arguments`: per case, {argument key: value} of the arguments that must come back unchanged."""
+        self.regions: list[dict[Any, Any]] = []  # per case: key -> the value with SharedTensor placeholders
+        self.spans: list[tuple[int, int]] = []  # per case: (offset, length) in the arena
+        self._size = 0
+        self._chunks: list[tuple[int, bytes]] = []
+        for case in arguments:
+            start = self._size
+            self.regions.append({key: self._place(value) for key, value in case.items()})
+            self.spans.append((start, self._size - start))
+        self.size = max(self._size, 1)
+        self.fd = os.memfd_create("kata-inputs", os.MFD_CLOEXEC)
+        os.ftruncate(self.fd, self.size)
+        self.memory = mmap.mmap(self.fd, self.size)
+        for offset, data in self._chunks:
+            self.memory[offset:offset + len(data)] = data
+        self._chunks.clear()
+        self.pristine = [bytes(self.memory[start:start + length]) for start, length in self.spans]
+
+    def _place(self, value: Any) -> Any:
+        """`value` with each tensor in it replaced by where its bytes are put in the arena."""
+        if type(value) is torch.Tensor:
+            data = value.detach().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
+            offset = -(-self._size // ALIGN) * ALIGN
+            self._chunks.append((offset, data))
+            self._size = offset + len(data)
+            return SharedTensor(offset, len(data), tuple(value.shape), str(value.dtype).removeprefix("torch."),
+                                value.requires_grad)
+        if isinstance(value, (tuple, list)):
+            items = [self._place(v) for v in value]
+            return tuple(items) if isinstance(value, tuple) else items
+        if isinstance(value, dict):
+            return {k: self._place(v) for k, v in value.items()}
+        return value
+
+    @classmethod
+    def for_cases(cls, arguments: list[dict[Any, Any]]) -> InputArena | None:
+        """An arena for the shareable arguments of these cases, or None when there is no tensor to share."""
+        shared = [{k: v for k, v in case.items() if _shareable(v)} for case in arguments]
+        if not any(_has_tensor(v) for case in shared for v in case.values()):
+            return None
+        return cls(shared)
+
+    def shared_keys(self, case: int) -> set[Any]:
+        return set(self.regions[case])
+
+    def prepare(self, case: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...],
+                                                                                     dict[str, Any]]:
+        """The case's arguments as sent (its shared tensors as placeholders), its bytes written afresh."""
+        start, length = self.spans[case]
+        self.memory[start:start + length] = self.pristine[case]
+        args, kwargs = list(args), dict(kwargs)
+        for key, placed in self.regions[case].items():
+            if isinstance(key, str):
+                kwargs[key] = placed
+            else:
+                args[key] = placed
+        return tuple(args), kwargs
+
+    def after_call(self, case: int) -> dict[Any, Any]:
+        """The case's shared arguments as the call left them, read by the grader from the shared memory."""
+        start, length = self.spans[case]
+        if self.memory[start:start + length] == self.pristine[case]:
+            return {}
+        return {key: _materialize(placed, self.memory, copy=True) for key, placed in self.regions[case].items()}
+
+    def close(self) -> None:
+        self.memory.close()
+        os.close(self.fd)
+
+
+def _has_tensor(value: Any) -> bool:
+    if type(value) is torch.Tensor:
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_has_tensor(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_tensor(v) for v in value.values())
+    return False
+
+
+def _materialize(value: Any, memory: mmap.mmap, copy: bool = False) -> Any:
+    if isinstance(value, SharedTensor):
+        raw = torch.frombuffer(memory, dtype=torch.uint8, count=value.nbytes, offset=value.offset) \
+            if value.nbytes else torch.empty(0, dtype=torch.uint8)
+        tensor = raw.view(getattr(torch, value.dtype)).reshape(value.shape)
+        if copy:
+            tensor = tensor.clone()
+        return tensor.requires_grad_() if value.requires_grad and tensor.is_floating_point() else tensor
+    if isinstance(value, (tuple, list)):
+        items = [_materialize(v, memory, copy) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {k: _materialize(v, memory, copy) for k, v in value.items()}
+    return value
+
+
+class WorkerArena:
+    """The worker's side: the arena mapped, and the placeholders of a call turned into tensors over it."""
+
+    def __init__(self, fd: int):
+        self.memory = mmap.mmap(fd, 0)
+        os.close(fd)
+
+    def arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return tuple(_materialize(a, self.memory) for a in args), {k: _materialize(v, self.memory)
+                                                                  for k, v in kwargs.items()}

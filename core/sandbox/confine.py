@@ -1,0 +1,284 @@
+"""The layers that confine a solution's worker, applied in the worker after its warm imports and
+before the solution loads, and inherited by everything it starts. Each is probed where it is made and
+reported (`kata doctor`); a missing one is said, never silent.
+
+    namespaces   PID (the worker's /proc shows its own tree; all of it dies with the worker), network
+                 (none), mount (its own /proc and a private tmpfs), IPC; a user namespace as well
+                 where the grader is not root.
+    privileges   as root, the worker drops to a uid of its own (no limit can be lifted, nothing of
+                 root's written, no other process signalled); it keeps CAP_DAC_READ_SEARCH only where
+                 the interpreter lives in a folder other users cannot enter, and then only with
+                 Landlock confining what it reads.
+    process tree RLIMIT_NPROC on the worker's own uid (or user namespace); the grader polls the tree's
+                 memory (core/sandbox/pool.py); nothing survives the run (the PID namespace, else a
+                 sweep of the worker's uid, else of the orphans the zygote inherits).
+    landlock     what it reads, writes and runs (core/sandbox/policy.py); no TCP; signals and
+                 abstract sockets only within its own sandbox.
+    seccomp      the system calls it is refused.
+
+A Confinement is made once in the zygote (the policy's grants, the compiled seccomp program, what
+the kernel offers) and applied by every spare: `isolate` (namespaces: the spare forks the worker
+proper as the PID namespace's first process and waits for it), then, after CUDA's warm-up, `restrict`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import resource
+import signal
+import stat
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NoReturn
+
+from . import landlock, policy, seccomp
+from .protocol import Layer
+
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (
+    0x00020000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_KEEPCAPS = 1, 8
+CAP_DAC_READ_SEARCH = 2
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
+# A uid of its own per worker when the grader runs as root: far above any login's, unique across the
+# graders of a machine (a block per zygote, by its PID), recycled within the block (a worker's uid has
+# nothing left running once its run ends).
+WORKER_UID_BASE, WORKER_UID_BLOCK = 2_000_000_000, 256
+NPROC_CPU, NPROC_CUDA = 64, 512  # tasks (processes and threads) of one worker; CUDA starts its own threads
+PRIVATE_BYTES_CPU, PRIVATE_BYTES_CUDA = 64 << 20, 1 << 30  # the private tmpfs (a CUDA worker's compiled kernels)
+LAYERS = ("namespaces", "privileges", "process tree", "landlock", "seccomp")
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _fail(what: str) -> OSError:
+    error = ctypes.get_errno()
+    return OSError(error, f"{what}: {os.strerror(error)}")
+
+
+def _set_capabilities(effective: int) -> None:
+    """This process's capabilities: `effective` (a mask of the first 32) and nothing more."""
+    header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)(_CapData(effective, effective, 0), _CapData(0, 0, 0))
+    if _libc().capset(ctypes.byref(header), data) != 0:
+        raise _fail("capset")
+
+
+def _enterable_by_others(path: Path) -> bool:
+    """Whether a user with no relation to the owner can reach `path` (search on every folder above it)."""
+    for folder in [path, *path.parents]:
+        try:
+            mode = os.stat(folder).st_mode
+        except OSError:
+            return False
+        if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+            return False
+    return True
+
+
+@dataclass
+class Spare:
+    """What one worker is confined with: its private folder and, as root, its uid."""
+
+    private: Path
+    uid: int | None
+
+
+@dataclass
+class Confinement:
+    root: bool = field(default_factory=lambda: os.geteuid() == 0)
+    landlock_abi: int = 0
+    seccomp_program: bytes | None = None
+    seccomp_error: str = ""
+    grants: dict[bool, list[policy.Grant]] = field(default_factory=dict)  # by CUDA, without the private folder
+    read_bypass: bool = False  # keep CAP_DAC_READ_SEARCH after the uid drop (see the module's docstring)
+    runtime: Path = Path()
+    answers: list[Path] = field(default_factory=list)  # what must stay out of a worker's reach
+    answers_readable: list[str] = field(default_factory=list)
+    count: int = 0
+
+    @classmethod
+    def prepare(cls, runtime: Path) -> Confinement:
+        """In the zygote, once: the policy, the kernel's Landlock, the seccomp program."""
+        made = cls(runtime=runtime, landlock_abi=landlock.abi_version())
+        try:
+            made.seccomp_program = seccomp.build()
+        except seccomp.SeccompUnavailable as error:
+            made.seccomp_error = str(error)
+        placeholder = runtime / "worker"
+        for cuda in (False, True):
+            made.grants[cuda] = [g for g in policy.grants(placeholder, cuda) if g.path != str(placeholder)]
+        if made.root:
+            made.read_bypass = not all(_enterable_by_others(Path(g.path)) for g in made.grants[False]
+                                       if g.access == policy.READ and g.path.startswith(("/root", "/home")))
+        made.answers = policy.answers()
+        made.answers_readable = [str(a) for a in made.answers if policy.readable_by_workers(a, made.grants[True])]
+        return made
+
+    # -- in the zygote ----------------------------------------------------------------------------
+
+    def new_spare(self) -> Spare:
+        self.count += 1
+        private = self.runtime / f"w{self.count}"
+        private.mkdir(mode=0o700)
+        uid = WORKER_UID_BASE + os.getpid() * WORKER_UID_BLOCK + self.count % WORKER_UID_BLOCK if self.root else None
+        if uid is not None:
+            os.chown(private, uid, uid)
+        return Spare(private, uid)
+
+    # -- in the spare -----------------------------------------------------------------------------
+
+    def isolate(self, spare: Spare, cuda: bool, close_in_waiter: tuple[int, ...] = ()) -> list[Layer]:
+        """New namespaces. With a PID namespace this process forks the worker proper (the namespace's
+        first process) and stays behind to wait for it: only the worker returns from here."""
+        flags = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC
+        uid, gid = os.getuid(), os.getgid()
+        libc = _libc()
+        if libc.unshare(flags if self.root else flags | CLONE_NEWUSER) != 0:
+            error = ctypes.get_errno()
+            hint = "" if self.root else (" (unprivileged user namespaces are disabled here: sysctl "
+                                         "kernel.unprivileged_userns_clone or AppArmor's userns restriction)")
+            return [Layer("namespaces", False, f"unshare: {os.strerror(error)}{hint}")]
+        if not self.root:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as mapping:
+                    mapping.write(text)
+        worker = os.fork()
+        if worker != 0:
+            _wait_for(worker, close_in_waiter)
+        # Dies with the spare (its parent is outside the namespace: getppid() says 0). Should the spare die
+        # before this, the zygote's kill of the spare's process group reaches this process too.
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            os._exit(1)
+        if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+            raise _fail("mount --make-rprivate /")
+        if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
+            raise _fail("mount /proc")
+        size = PRIVATE_BYTES_CUDA if cuda else PRIVATE_BYTES_CPU
+        owner = spare.uid if spare.uid is not None else uid
+        options = f"size={size},mode=0700,uid={owner},gid={owner}".encode()
+        if libc.mount(b"tmpfs", str(spare.private).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
+            raise _fail(f"mount tmpfs on {spare.private}")
+        kinds = "PID, network, mount, IPC" + ("" if self.root else ", user")
+        return [Layer("namespaces", True, f"{kinds}; a private /proc and a {size >> 20} MiB private tmpfs")]
+
+    def restrict(self, spare: Spare, cuda: bool, namespaced: bool) -> list[Layer]:
+        """Everything but the namespaces, in the order each needs: the environment and the folder it
+        runs in, the privileges, the process limit, Landlock, seccomp."""
+        environment = policy.worker_environment(dict(os.environ), spare.private)
+        os.environ.clear()
+        os.environ.update(environment)
+        os.chdir(spare.private)
+        layers = [self._drop_privileges(spare, namespaced), self._limit_processes(spare, cuda, namespaced),
+                  self._landlock(spare, cuda), self._seccomp()]
+        return layers
+
+    def _drop_privileges(self, spare: Spare, namespaced: bool) -> Layer:
+        libc = _libc()
+        if spare.uid is None:
+            if namespaced:  # the user namespace gave this process every capability in it: none is kept
+                _set_capabilities(0)
+                return Layer("privileges", True, f"not root: runs as your user (uid {os.getuid()}), "
+                                                 f"no capabilities")
+            return Layer("privileges", True, f"not root: runs as your user (uid {os.getuid()})")
+        uid = spare.uid
+        libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0)
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        keep = self.read_bypass and self.landlock_abi > 0
+        _set_capabilities(1 << CAP_DAC_READ_SEARCH if keep else 0)
+        libc.prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)
+        # A change of credentials clears the parent-death signal: set it again (seccomp forbids it later).
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        detail = f"uid and gid {uid}, no capabilities"
+        if keep:
+            detail = (f"uid and gid {uid}; keeps CAP_DAC_READ_SEARCH only, confined by Landlock, because the "
+                      f"interpreter lives where other users cannot enter ({sys.base_prefix})")
+        return Layer("privileges", True, detail)
+
+    def _limit_processes(self, spare: Spare, cuda: bool, namespaced: bool) -> Layer:
+        nproc = NPROC_CUDA if cuda else NPROC_CPU
+        counted = spare.uid is not None or namespaced and not self.root
+        if counted:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        if namespaced:
+            ending = "everything dies with the worker (PID namespace)"
+        elif spare.uid is not None:
+            ending = "its uid is swept after the run"
+        else:
+            return Layer("process tree", False, "no PID namespace and not root: processes that leave the worker's "
+                                                "tree are swept when the zygote sees them orphaned, and no process "
+                                                "count can be set for your own user")
+        return Layer("process tree", True, f"at most {nproc} tasks; memory polled over the tree; {ending}")
+
+    def _landlock(self, spare: Spare, cuda: bool) -> Layer:
+        if self.landlock_abi <= 0:
+            return Layer("landlock", False, "the kernel has no Landlock (Linux 5.13+, with landlock in its LSM list)")
+        enforced = landlock.restrict([*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)],
+                                     self.landlock_abi)
+        detail = f"ABI {self.landlock_abi}: " + ", ".join(enforced)
+        if cuda:
+            detail += " (the CUDA driver's threads started before it are not restricted; seccomp covers them)"
+        if self.landlock_abi < 6:
+            return Layer("landlock", False, detail + "; signals are not scoped before ABI 6 (Linux 6.12)")
+        return Layer("landlock", True, detail)
+
+    def _seccomp(self) -> Layer:
+        if self.seccomp_program is None:
+            return Layer("seccomp", False, self.seccomp_error)
+        seccomp.load(self.seccomp_program)
+        return Layer("seccomp", True, f"{len(policy.DENIED_SYSCALLS)} system calls refused; sockets: Unix only; "
+                                      f"no new namespaces")
+
+
+def _wait_for(worker: int, close: tuple[int, ...]) -> NoReturn:
+    """The spare's part once it has forked the worker: wait, then end as the worker ended (its signal
+    or its code), so the grader reads the worker's fate in this process's."""
+    for fd in close:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    while True:
+        try:
+            _, status = os.waitpid(worker, 0)
+            break
+        except ChildProcessError:
+            os._exit(1)
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.kill(os.getpid(), -code)
+    os._exit(code if code >= 0 else 1)
+
+
+def sweep_uid(uid: int) -> None:
+    """Kill every process of a worker's uid (as root, where there is no PID namespace): a process of
+    that uid signals all the others."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)
+        except OSError as error:
+            os._exit(0 if error.errno == errno.ESRCH else 1)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)

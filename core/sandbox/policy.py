@@ -1,0 +1,216 @@
+"""What a solution's worker may touch, as data: the one place to read (and review) the sandbox's policy.
+
+The layers that enforce it (core/sandbox/confine.py) read everything from here:
+
+- Landlock: the folders and files a worker may read (the interpreter, the environment's packages,
+  infrakata's own engine, system libraries, a few device files), where it may write (its private
+  folder only) and, on a CUDA worker, what it may execute (the compilers Triton runs). Landlock only
+  grants, so what a worker must not read (the problem catalogue, our own kernels: the answers) must
+  sit outside every folder granted; where it sits inside one (site-packages, in a wheel install), the
+  folder is granted entry by entry around it (`carve`).
+- seccomp: the system calls a worker is refused, and the errno it gets.
+- The environment a worker keeps: nothing of the grader's (tokens, keys, paths) beyond what running
+  Python, torch and CUDA needs.
+"""
+
+from __future__ import annotations
+
+import errno
+import glob
+import importlib.util
+import os
+import site
+import sys
+import sysconfig
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+# -- files ------------------------------------------------------------------------------------------
+
+# Access classes, mapped to Landlock's rights in landlock.py. LIST: a folder's names only, for a folder
+# carved around answers (the import system lists a folder before it loads anything from it).
+READ, LIST, WRITE, EXECUTE, DEVICE = "read", "list", "write", "execute", "device"
+
+SYSTEM_READABLE = (
+    "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/share/zoneinfo",
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/passwd", "/etc/group",
+    "/etc/nsswitch.conf",
+    # torch reads the CPU's capabilities and NUMA layout; in a PID namespace /proc shows the worker's own tree.
+    "/proc", "/sys",
+    "/dev/urandom", "/dev/random",
+)
+DEVICES_READ_WRITE = ("/dev/null", "/dev/zero", "/dev/full")
+# A CUDA worker: the driver's device files, and what Triton's compiler reads and runs (gcc for its
+# launcher, ptxas from its own package), with the headers they include.
+CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps/*")
+CUDA_READABLE = ("/usr/include", "/usr/local/include", "/usr/local/cuda", "/etc/alternatives", "/proc/driver/nvidia")
+CUDA_EXECUTABLE = ("/usr/bin", "/bin", "/usr/lib/gcc", "/usr/libexec", "/usr/local/cuda/bin")
+
+
+@dataclass(frozen=True)
+class Grant:
+    path: str
+    access: str  # READ, WRITE, EXECUTE (read and run), DEVICE (read, write and ioctl)
+
+
+def _package_folder(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+# What of infrakata.kernels a solution may import: the shared Triton helpers, not our solved katas.
+KERNEL_HELPERS = ("__init__.py", "bf16.py")
+
+
+def answers() -> list[Path]:
+    """What holds answers and sits where a worker's packages are: the bundled catalogue (references,
+    editorials, wrong solutions), the bundled examples (solved katas) and our own kernels (the Triton
+    katas solved, and their bytecode)."""
+    from ..catalog import BUNDLED
+
+    found = [BUNDLED.resolve()]
+    for package in ("infrakata.problems", "infrakata.examples"):
+        folder = _package_folder(package)
+        if folder is not None:
+            found.append(folder)
+    kernels = _package_folder("infrakata.kernels")
+    if kernels is not None:
+        found += [kernels / name for name in sorted(os.listdir(kernels)) if name not in KERNEL_HELPERS]
+    return sorted(set(found))
+
+
+def python_folders() -> list[Path]:
+    """The interpreter's standard library and the environment's packages, and infrakata's engine
+    wherever it is installed (in site-packages, or the checkout of an editable install)."""
+    paths = sysconfig.get_paths()
+    candidates = [paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths]
+    candidates += [os.path.join(sys.base_prefix, "lib"), os.path.join(sys.prefix, "lib")]
+    candidates += [p for p in sys.path if "site-packages" in p or "dist-packages" in p]
+    if site.ENABLE_USER_SITE:
+        candidates.append(site.getusersitepackages())
+    for package in ("infrakata.core", "infrakata.kernels"):  # the kernels' answers are carved out (answers())
+        folder = _package_folder(package)
+        if folder is not None:
+            candidates.append(str(folder))
+    return sorted({Path(p).resolve() for p in candidates if p and os.path.isdir(p)})
+
+
+def carve(folder: Path, denied: Iterable[Path]) -> list[Grant]:
+    """`folder`, as grants that leave out every denied path under it: the folder whole when none is
+    under it, else its names (LIST) and its entries one by one (recursing only towards the denied ones)."""
+    denied = [d for d in denied if d == folder or folder in d.parents]
+    if not denied:
+        return [Grant(str(folder), READ)]
+    if folder in denied:
+        return []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return []
+    granted = [Grant(str(folder), LIST)]
+    for entry in entries:
+        granted += carve(Path(entry.path), denied)
+    return granted
+
+
+def _without_nested(found: Iterable[Grant]) -> list[Grant]:
+    """One READ grant per tree: a path under a folder read whole adds nothing (LIST grants stay: they
+    are the folders carved around answers)."""
+    whole: list[Path] = []
+    kept: list[Grant] = []
+    for grant in sorted(set(found), key=lambda g: (len(Path(g.path).parts), g.path, g.access)):
+        path = Path(grant.path)
+        if any(path == w or w in path.parents for w in whole):
+            continue
+        if grant.access == READ:
+            whole.append(path)
+        kept.append(grant)
+    return sorted(kept, key=lambda g: g.path)
+
+
+def grants(private: Path, cuda: bool) -> list[Grant]:
+    """Everything a worker may open, and how. `private` is its own folder (its HOME, TMPDIR, caches)."""
+    denied = answers()
+    found = _without_nested(g for folder in python_folders() for g in carve(folder, denied))
+    found += [Grant(p, READ) for p in SYSTEM_READABLE if os.path.exists(p)]
+    found += [Grant(p, DEVICE) for p in DEVICES_READ_WRITE if os.path.exists(p)]
+    if cuda:
+        found += [Grant(p, READ) for p in CUDA_READABLE if os.path.exists(p)]
+        found += [Grant(p, EXECUTE) for p in CUDA_EXECUTABLE if os.path.exists(p)]
+        found += [Grant(p, DEVICE) for pattern in CUDA_DEVICES for p in sorted(glob.glob(pattern))]
+        triton = _package_folder("triton")
+        if triton is not None:  # ptxas and friends ship inside the package
+            found += [Grant(str(p), EXECUTE) for p in sorted(triton.glob("backends/*/bin"))]
+    found.append(Grant(str(private), WRITE))
+    return found
+
+
+def readable_by_workers(path: Path, granted: Iterable[Grant]) -> bool:
+    """Whether a worker could read `path` under these grants (kata doctor checks the answers are not)."""
+    path = path.resolve()
+    return any(path == Path(g.path) or Path(g.path) in path.parents for g in granted if g.access != LIST)
+
+
+# -- system calls -----------------------------------------------------------------------------------
+
+# Refused with EPERM: reading or steering other processes, privileges, namespaces and mounts, the
+# kernel's own interfaces. A solution needs none of them.
+DENIED_SYSCALLS = (
+    "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp", "process_madvise",
+    "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setfsuid", "setfsgid", "setgroups",
+    "capset",
+    "unshare", "setns",
+    # A worker's processes stay in its process group, so that stopping or killing the group reaches them all.
+    "setsid", "setpgid",
+    "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig", "fsmount",
+    "fspick", "mount_setattr",
+    "bpf", "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd", "io_uring_setup",
+    "open_by_handle_at", "name_to_handle_at", "lookup_dcookie", "fanotify_init",
+    "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load", "reboot", "swapon",
+    "swapoff", "acct", "quotactl", "syslog", "iopl", "ioperm", "settimeofday", "clock_settime", "clock_adjtime",
+    "adjtimex", "sethostname", "setdomainname", "vhangup",
+)
+DENIED_ERRNO = errno.EPERM
+# Sockets: Unix ones only (no network, no netlink). clone3 is refused as unimplemented so that the C
+# library falls back to clone, whose flags a filter can read (no new namespaces).
+SOCKET_FAMILY_ALLOWED = 1  # AF_UNIX
+SOCKET_ERRNO = errno.EAFNOSUPPORT
+CLONE_NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000,
+                         0x00000080)  # NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
+# prctl options a solution may not use: PR_SET_PDEATHSIG (dying with its parent is how its tree is
+# taken down) and PR_SET_PTRACER (opening itself to a tracer).
+DENIED_PRCTL = (1, 0x59616D61)
+
+# -- the environment --------------------------------------------------------------------------------
+
+KEPT_ENVIRONMENT = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM", "LD_LIBRARY_PATH")
+KEPT_ENVIRONMENT_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "TRITON_", "TORCH_", "PYTORCH_", "OMP_", "MKL_",
+                             "OPENBLAS_", "KMP_")
+
+
+def worker_environment(environ: dict[str, str], private: Path) -> dict[str, str]:
+    """The environment a worker runs with: what Python, torch and CUDA need, its private folder as
+    home and temporary folder, and nothing else of the grader's."""
+    kept = {k: v for k, v in environ.items()
+            if k in KEPT_ENVIRONMENT or k.startswith(KEPT_ENVIRONMENT_PREFIXES)}
+    home = str(private)
+    kept.update(HOME=home, TMPDIR=home, XDG_CACHE_HOME=os.path.join(home, ".cache"),
+                TRITON_CACHE_DIR=os.path.join(home, "triton"), TRITON_HOME=home)
+    return kept
+
+
+# Where a zygote's started with the grader's environment, what it may keep: the worker's share plus
+# what the trusted side uses (the grader's caches and home, for the reference's compiled kernels).
+ZYGOTE_ENVIRONMENT = KEPT_ENVIRONMENT + ("HOME", "USER", "LOGNAME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TMPDIR",
+                                         "PYTHONPATH", "VIRTUAL_ENV")
+
+
+def zygote_environment(environ: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in environ.items()
+            if k in ZYGOTE_ENVIRONMENT or k.startswith(KEPT_ENVIRONMENT_PREFIXES)}

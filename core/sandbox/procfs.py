@@ -1,0 +1,77 @@
+"""What /proc says of a worker's processes: its tree, their states and memory. Linux only; elsewhere
+every answer is empty (macOS has no /proc: the limits there are the worker's own rlimits)."""
+
+from __future__ import annotations
+
+import os
+
+
+def stat_fields(pid: int | str) -> list[bytes]:
+    """/proc/PID/stat after the command name (which may hold spaces): [state, ppid, pgrp, ...]."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children") as listing:
+                found += [int(child) for child in listing.read().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def tree(root: int) -> list[int]:
+    """`root` and its descendants (in a worker's PID namespace, orphans stay in it: its whole tree)."""
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        if pid in found:
+            continue
+        found.append(pid)
+        frontier += children(pid)
+    return found
+
+
+def stopped(pid: int) -> bool:
+    """Whether every thread of the process is stopped (T), or it is gone."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    for thread in threads:
+        fields = stat_fields(f"{pid}/task/{thread}")
+        if fields and fields[0] not in (b"T", b"t"):
+            return False
+    return True
+
+
+def resident_bytes(pid: int | str = "self") -> int | None:
+    """A process's resident size."""
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def private_bytes(pid: int) -> int:
+    """What a process holds that no other does (its copies of pages shared at fork count once: in it)."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+    return total

@@ -1,0 +1,50 @@
+"""Reading the answer: the catalogue, our kernels, the grader's process. Each was possible before the
+sandbox; now each is refused, and the honest part of the solution still grades."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .conftest import REPO, attempt
+
+
+@pytest.mark.parametrize("body", [
+    "import infrakata.problems",
+    "open(os.path.join(os.path.dirname(sys.modules[[m for m in sys.modules if m.endswith('_cases')][0]].__file__),"
+    " 'reference.py')).read()",
+    f"open({str(REPO / 'problems' / 'rmsnorm' / 'reference.py')!r}).read()",
+    f"os.listdir({str(REPO / 'problems')!r})",
+    "import infrakata.kernels.adamw8bit",
+    f"open({str(REPO / 'kernels' / 'softmax.py')!r}).read()",
+], ids=["import the catalogue", "cases' __file__ to reference.py", "a reference by path", "list the catalogue",
+        "import our kernel", "read our kernel"])
+def test_the_answers_are_out_of_reach(runner, probe, body):
+    report, message, _ = attempt(runner, probe, body)
+    assert report.verdict == "runtime_error", message
+    assert "PermissionError" in message or "ModuleNotFoundError" in message, message
+
+
+def test_the_graders_process_is_out_of_sight(runner, probe):
+    """Its command line (a codestar JSON's path), its working folder, its memory: nothing is there to read."""
+    grader = os.getpid()
+    report, message, output = attempt(runner, probe, f"""
+        print(sorted(p for p in os.listdir('/proc') if p.isdigit()))
+        for what in ('cmdline', 'cwd', 'mem', 'environ'):
+            try:
+                print(what, open('/proc/{grader}/' + what, 'rb').read(64))
+            except OSError as error:
+                print(what, 'refused', type(error).__name__)
+    """)
+    assert report.verdict == "accepted", message
+    lines = output.splitlines()[:5]  # the first case's (each case prints the same)
+    visible = eval(lines[0])  # noqa: S307 - our own print of a list of digit strings
+    assert str(grader) not in visible and len(visible) <= 2, visible  # its own PID namespace
+    assert [line.split()[1] for line in lines[1:]] == ["refused"] * 4, lines
+
+
+def test_the_shared_kernel_helpers_stay_importable(runner, probe):
+    """Our bf16 rounding helpers are for learners' kernels: a solution may import them."""
+    report, message, _ = attempt(runner, probe, "from infrakata.kernels.bf16 import bf16_bits_view")
+    assert report.verdict == "accepted", message

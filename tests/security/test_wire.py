@@ -1,0 +1,174 @@
+"""Hostile bytes on the wire: whatever a worker sends, the grader gives a verdict (never a traceback),
+holds no more than the run's reply limit, and shows only text that is safe on a terminal, in JSON,
+in JUnit XML and in the editor."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+import torch
+from infrakata.core.sandbox.pool import read_reply
+from infrakata.core.sandbox.protocol import ProtocolError, Reply, clean_text, reply_to_wire
+from infrakata.core.sandbox.wire import HEADER, FrameError, FrameReader, UnsafeValue, admit, encode_untrusted
+
+from .conftest import FIXTURES, attempt, solution
+
+# Finds the pipe its replies go through (any descriptor that is a FIFO open for writing) and writes raw bytes.
+RAW = """
+    import stat, struct
+    for fd in range(3, 64):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, PAYLOAD)
+        except OSError:
+            pass
+    time.sleep(2)
+"""
+
+
+@pytest.mark.parametrize("payload,words", [
+    ("struct.pack('<Q', 1 << 62)", "more than the"),  # a header beyond any limit
+    ("struct.pack('<Q', 100) + b'x' * 100", "could not be read"),  # a frame of garbage
+    ("struct.pack('<Q', 200 << 20) + b'x' * (8 << 20)", "time limit"),  # an endless frame: never completed
+])
+def test_a_forged_frame_is_a_crash_or_a_timeout_never_a_traceback(runner, probe, payload, words):
+    report, message, _ = attempt(runner, probe, RAW, prelude=f"import struct\nPAYLOAD = {payload}")
+    assert report.verdict in ("crashed", "time_limit_exceeded"), message
+    assert words in message, message
+
+
+def test_the_grader_holds_no_more_than_the_reply_limit(runner, probe):
+    """An endless frame announced within the limit grows the grader's buffer only up to that limit."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    attempt(runner, probe, RAW.replace("time.sleep(2)", "while True:\n        pass"),
+            prelude="import struct\nPAYLOAD = struct.pack('<Q', 250 << 20) + b'x' * (64 << 20)")
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mib < 300, grown_mib
+
+
+@pytest.mark.parametrize("returned,words", [
+    ("torch.empty(3, device='meta')", "not a dense CPU tensor"),
+    ("torch.ones(4).to_sparse()", "return a dense tensor"),
+    ("torch.ones(2, 2).as_strided((2, 2), (0, 1))", None),  # an overlapping view: a plain tensor, compared
+])
+def test_returned_tensors_are_checked_at_the_boundary(runner, probe, returned, words):
+    source = solution("").replace("return x * factor", f"return {returned}").replace("import os,", "import torch, os,")
+    report = runner.run(probe, source, "/tmp/attack.py")
+    assert report.verdict in ("runtime_error", "wrong_answer"), report.cases[0].message
+    if words:
+        assert words in report.cases[0].message
+
+
+def test_an_int_of_400_digits_is_compared_exactly(runner, probe):
+    source = solution("").replace("return x * factor", "return 10 ** 400 + 1")
+    report = runner.run(probe, source, "/tmp/attack.py")
+    assert report.verdict == "wrong_answer"
+    assert "expected a tensor" in report.cases[0].message and "int" in report.cases[0].message
+
+
+def test_text_from_a_worker_is_safe_everywhere(tmp_path):
+    """NUL, ESC, a lone surrogate and a bidirectional override, in a message and in printed output: the
+    JSONL and the JUnit parse, and the terminal shows them escaped."""
+    attack = tmp_path / "scale.py"
+    attack.write_text("# kata: sandbox-probe\n" + solution(
+        "print('\\x1b[2K\\rACCEPTED \\x00 \\u202e')\nraise ValueError('\\x1b[31m\\ud800\\x00 all good')"))
+    out, junit = tmp_path / "results.jsonl", tmp_path / "junit.xml"
+    done = subprocess.run([sys.executable, "-m", "infrakata.core.cli", "--problems", str(FIXTURES), "grade",
+                           str(attack), "--out", str(out), "--junit", str(junit)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1, done.stderr
+    row = json.loads(out.read_text())
+    ET.parse(junit)
+    text = row["output"] + row["cases"][0]["message"]
+    assert "\x1b" not in text and "\x00" not in text and "\u202e" not in text and "\ud800" not in text
+    assert "\\x1b[2K" in row["output"] and "\\u202e" in row["output"]
+    shown = subprocess.run([sys.executable, "-m", "infrakata.core.cli", "--problems", str(FIXTURES), "run",
+                            str(attack)], capture_output=True, text=True, timeout=120)
+    assert "\x1b[31m" not in shown.stdout and "\\x1b[31m" in shown.stdout
+
+
+def test_clean_text_escapes_what_a_terminal_obeys():
+    assert clean_text("a\x1b[2Jb\x00c\u202ed\ud800e\nf\tg") == "a\\x1b[2Jb\\x00c\\u202ed?e\nf\tg"
+    assert clean_text("x" * 50, limit=10).startswith("x" * 10 + "... [40 more characters]")
+
+
+# -- fuzz -------------------------------------------------------------------------------------------
+
+def _valid_frame() -> bytes:
+    reply = Reply("ok", {"out": torch.arange(6.0).reshape(2, 3), "n": 3, "s": "text"}, {}, None, 1.5, seq=1)
+    return encode_untrusted(reply_to_wire(reply))
+
+
+def _mutants(rng: random.Random, frame: bytes) -> list[bytes]:
+    found = [frame[:rng.randrange(len(frame))] for _ in range(40)]  # truncated
+    for _ in range(120):  # bytes flipped
+        data = bytearray(frame)
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        found.append(bytes(data))
+    found += [rng.randbytes(rng.randint(0, 4096)) for _ in range(60)]  # noise
+    return found
+
+
+def test_fuzzed_replies_are_read_or_refused_never_anything_else():
+    """Truncated, corrupted and random frames: each is a Reply (then checked by admit) or a
+    ProtocolError; admit raises UnsafeValue or gives plain data. Nothing else escapes, nothing hangs."""
+    rng = random.Random(14)
+    frame = _valid_frame()
+    assert read_reply(frame).seq == 1
+    started = time.monotonic()
+    outcomes = {"read": 0, "refused": 0}
+    for data in _mutants(rng, frame):
+        try:
+            reply = read_reply(data)
+        except ProtocolError:
+            outcomes["refused"] += 1
+            continue
+        try:
+            admit(reply.value)
+            admit(reply.state)
+        except UnsafeValue:
+            pass
+        outcomes["read"] += 1
+    assert outcomes["refused"] > 100 and time.monotonic() - started < 60
+
+
+def test_frames_are_cut_and_bounded_as_announced():
+    read, write = os.pipe()
+    reader = FrameReader(read, limit=1000)
+    payloads = [b"a" * 10, b"", b"b" * 1000]
+    os.write(write, b"".join(HEADER.pack(len(p)) + p for p in payloads) + HEADER.pack(1001))
+    os.close(write)
+    got = []
+    while len(got) < 3:
+        frame = reader.pop()
+        if frame is None:
+            assert reader.feed()
+        else:
+            got.append(frame)
+    assert got == payloads
+    with pytest.raises(FrameError, match="more than the 1,000"):
+        reader.pop()  # the announced size is refused before any of the frame is waited for
+    os.close(read)
+
+
+def test_admit_refuses_what_is_not_plain_data():
+    assert admit({"a": [1, 2.5, "x\x1b", None, (True, b"b")]}) == {"a": [1, 2.5, "x\\x1b", None, (True, b"b")]}
+    for hostile in (torch.empty(2, device="meta"), io.BytesIO(), {1j: 2}, torch.ones(2).to_sparse()):
+        with pytest.raises(UnsafeValue):
+            admit(hostile)
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    with pytest.raises(UnsafeValue, match="deeper"):
+        admit(deep)
