@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from infrakata.core.catalog import load_problem
 from infrakata.core.limits import Limits
 from infrakata.core.sandbox.protocol import ProtocolError, Reply, SolutionSpec, reply_from_wire, reply_to_wire
 from infrakata.core.sandbox.trace import MAX_LINE_EVENTS, Recording
@@ -318,3 +319,18 @@ def test_a_decorated_entry_point_is_recorded_in_its_own_frame(pool):
     [result] = calls(pool, source, (3,))
     assert result.recording.line == 6  # not torch's wrapper
     assert [(v.name, v.line) for v in result.recording.values] == [("x", 4), ("y", 5)]
+
+
+def test_a_hidden_cases_values_never_show_what_it_expects(runner, tmp_path):
+    """A problem's hidden case keeps its expected values out of every output: its inline values show
+    the solution's own arguments and locals, not the wrong output beside the expected one."""
+    folder = tmp_path / "sandbox-probe"
+    shutil.copytree(HERE / "fixtures" / "problems" / "sandbox-probe", folder)
+    cases = folder / "cases.py"
+    cases.write_text(cases.read_text().replace('{"name": "small", "args"', '{"name": "small", "hidden": True, "args"'))
+    source = "def scale(x, factor):\n    doubled = x * factor\n    return doubled + 0.125\n"
+    report = runner.run(load_problem(folder), source, tmp_path / "scale.py", values=True)
+    small = report.cases[0]
+    assert small.hidden and small.status == "failed" and small.line == 3
+    assert [(v.kind, v.name) for v in small.values] == [("argument", "x"), ("argument", "factor"),
+                                                        ("local", "doubled")]
