@@ -27,8 +27,8 @@ const extensionDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(extensionDir, '..');
 const cache = join(extensionDir, '.e2e-cache');
 const runDir = join(extensionDir, 'e2e', '.run');
-const outDir = join(extensionDir, 'e2e', 'out');
-const screenshot = join(outDir, 'screenshot.png');
+const screenshot = join(extensionDir, 'e2e', 'out', 'screenshot.png');
+const inlineValuesShot = join(extensionDir, 'e2e', 'out', 'inline-values.png');
 const python = process.env.KATA_PYTHON ?? join(repo, '.venv', 'bin', 'python');
 const noInfrakata = join(runDir, 'python-without-infrakata');
 
@@ -269,9 +269,9 @@ async function drive(page, url, workspace) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+J'); // the panel (Problems) toggled off
   await command(page, 'Notifications: Clear All Notifications');
-  mkdirSync(outDir, { recursive: true });
-  await page.screenshot({ path: join(outDir, 'inline-values.png') });
-  log(`screenshot: ${join(outDir, 'inline-values.png')}`);
+  mkdirSync(dirname(inlineValuesShot), { recursive: true });
+  await page.screenshot({ path: inlineValuesShot });
+  log(`screenshot: ${inlineValuesShot}`);
 
   // Fix it without saving, then run it from the Testing view: that runs kata.run on the buffer.
   await editor.locator('.view-lines').click();
