@@ -5,7 +5,7 @@ save it N times alternating a correct and a wrong version (didChange + the file 
 + didSave), timing each didSave until the publishDiagnostics of that version arrives. After each
 save, the same file is graded by a fresh `kata run` process, timed from spawn to exit.
 
-    python benchmarks/save_latency.py [--saves 30] [--cold 30] [--no-seeds]
+    python benchmarks/save_latency.py [--saves 30] [--cold 30] [--no-seeds] [--inline-values off]
 
 Problems: the two scalar seed problems as bundled (adam-optimizer-memory-bytes,
 activation-checkpointing-sqrt-memory) and, unless --no-seeds, the seed codestar JSON files
@@ -151,7 +151,7 @@ def seed_copies(folder: Path) -> dict[str, tuple[str, str]]:
     return solutions
 
 
-async def main(saves: int, cold: int, seeds: bool) -> list[Figures]:
+async def main(saves: int, cold: int, seeds: bool, inline_values: bool = True) -> list[Figures]:
     with tempfile.TemporaryDirectory(prefix="kata-latency-") as tmp:
         root = Path(tmp)
         problems, solutions = [], dict(SOLUTIONS)
@@ -163,7 +163,7 @@ async def main(saves: int, cold: int, seeds: bool) -> list[Figures]:
         await client.start_io(sys.executable, "-m", "infrakata.server")
         await client.initialize_async(types.InitializeParams(
             capabilities=types.ClientCapabilities(), root_uri=root.as_uri(),
-            initialization_options={"infrakata": {"problemPaths": problems}}))
+            initialization_options={"infrakata": {"problemPaths": problems, "inlineValues": inline_values}}))
         client.initialized(types.InitializedParams())
         try:
             results = [await measure(client, root, slug, versions, saves, cold, problems)
@@ -191,5 +191,7 @@ if __name__ == "__main__":
     parser.add_argument("--saves", type=int, default=30, help="saves per problem (alternating correct, wrong)")
     parser.add_argument("--cold", type=int, default=30, help="cold `kata run` processes per problem (one per save)")
     parser.add_argument("--no-seeds", dest="seeds", action="store_false", help="skip the seed codestar JSON copies")
+    parser.add_argument("--inline-values", choices=("on", "off"), default="on",
+                        help="the server's inlineValues setting (on: each wrong save records its values)")
     args = parser.parse_args()
-    report(asyncio.run(main(args.saves, args.cold, args.seeds)))
+    report(asyncio.run(main(args.saves, args.cold, args.seeds, args.inline_values == "on")))

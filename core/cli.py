@@ -318,8 +318,8 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
     return EXIT_REJECTED if bad else 0
 
 
-def grade(ctx: Context, path: Path, explicit: str | None) -> RunReport:
-    graded = ctx.grading.grade(path, _read(path), explicit)
+def grade(ctx: Context, path: Path, explicit: str | None, values: bool = False) -> RunReport:
+    graded = ctx.grading.grade(path, _read(path), explicit, values=values)
     if graded.warning:
         ctx.err.print(f"[yellow]warning:[/] {escape(graded.warning)}")
     return graded.report
@@ -328,7 +328,7 @@ def grade(ctx: Context, path: Path, explicit: str | None) -> RunReport:
 def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
     from .report import renderable, report_to_dict
 
-    report = grade(ctx, Path(args.file), args.problem)
+    report = grade(ctx, Path(args.file), args.problem, values=args.values)
     if args.json:
         print(json.dumps(report_to_dict(report), ensure_ascii=False))
     else:
@@ -565,6 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--problem", help="slug, problem folder or codestar JSON (default: matched from the file)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--values", action="store_true",
+                   help="record and print the first failing case's values (arguments, locals, the output) by line")
     p.set_defaults(handler=cmd_run)
     p = sub.add_parser("watch", help="grade solutions whenever they are saved")
     p.add_argument("dir", nargs="?", default=".")

@@ -16,8 +16,10 @@ from .compare import Comparison, Tolerance, compare, describe
 from .kinds import CodestarSource
 from .problem import Problem
 from .results import CaseResult, GradingError, error_case
+from .runner import failure_line, trace_level, with_values
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
 from .sandbox.protocol import SolutionSpec
+from .sandbox.trace import TraceLevel
 from .sandbox.wire import sanitize
 from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
 
@@ -38,14 +40,20 @@ class _Session:
     """The solution side of one test_code run: its calls (workers.SolutionCalls), the comparisons
     test_code makes, both kept per case until test_code records it."""
 
-    def __init__(self, calls: SolutionCalls):
+    def __init__(self, calls: SolutionCalls, values: bool):
         self.solution = calls
         self.calls: list[CallResult] = []  # since the last recorded case
         self.recorded = 0  # cases test_code has recorded so far
-        self.comparisons: list[Comparison] = []
+        self.comparisons: list[tuple[Comparison, Any, Any]] = []  # (the comparison, actual, expected)
+        self.values = values  # record the values of the first failing case: until a case has failed
+
+    @property
+    def level(self) -> TraceLevel:
+        return trace_level(self.values)
 
     def user_obj(self, *args: Any, **kwargs: Any) -> Any:
-        outcome = self.solution.call(self.recorded + 1, args, kwargs)  # test_code records a case after its calls
+        # test_code records a case after its calls
+        outcome = self.solution.call(self.recorded + 1, args, kwargs, trace=self.level)
         if outcome.status == "cancelled":
             raise Cancelled()
         self.calls.append(outcome)
@@ -54,8 +62,9 @@ class _Session:
         return outcome.value
 
     def compare_outputs(self, act: Any, exp: Any, atol: float = 1e-4, rtol: float = 1e-4) -> tuple[bool, str, Any]:
-        result = compare(act, sanitize(exp), Tolerance(atol, rtol))
-        self.comparisons.append(result)
+        expected = sanitize(exp)
+        result = compare(act, expected, Tolerance(atol, rtol))
+        self.comparisons.append((result, act, expected))
         return result.ok, result.message, result.max_abs_diff
 
 
@@ -65,25 +74,28 @@ class _CaseLog(list[Any]):
     def __init__(self, session: _Session):
         super().__init__()
         self.session = session
-        self.details: list[tuple[list[CallResult], list[Comparison]]] = []
+        # per case: its calls, its comparisons, what its calls recorded
+        self.details: list[tuple[list[CallResult], list[tuple[Comparison, Any, Any]], TraceLevel]] = []
 
     def append(self, item: Any) -> None:
         super().append(item)
-        self.details.append((self.session.calls, self.session.comparisons))
+        self.details.append((self.session.calls, self.session.comparisons, self.session.level))
+        if isinstance(item, dict) and not item.get("passed"):
+            self.session.values = False
         self.session.recorded += 1
         self.session.calls, self.session.comparisons = [], []
 
 
 def run(problem: Problem, source: str, filename: str, pool: WorkerPool, cancel: CancelToken | None,
-        entry_line: int | None, trusted: bool = False) -> tuple[list[CaseResult], str]:
+        entry_line: int | None, values: bool = False, trusted: bool = False) -> tuple[list[CaseResult], str]:
     device = device_for(problem, pool)
     spec = solution_spec(problem, source, filename, calls=CALLS_BACKSTOP, cuda=device == "cuda", trusted=trusted)
     if problem.grading.device == "cuda":
         # A kernel problem's reference runs where the solution does, in a worker of its own.
         with ReferenceWorker(problem, pool, device, CALLS_BACKSTOP) as reference:
             return _run(problem, spec, pool, cancel, entry_line, device,
-                        lambda *args, **kwargs: reference("test_code", args, kwargs)[0])
-    return _run(problem, spec, pool, cancel, entry_line, device, _reference_here(problem))
+                        lambda *args, **kwargs: reference("test_code", args, kwargs)[0], values)
+    return _run(problem, spec, pool, cancel, entry_line, device, _reference_here(problem), values)
 
 
 def _reference_here(problem: Problem) -> Any:
@@ -100,9 +112,9 @@ def _reference_here(problem: Problem) -> Any:
 
 
 def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
-         entry_line: int | None, device: str, ref_obj: Any) -> tuple[list[CaseResult], str]:
+         entry_line: int | None, device: str, ref_obj: Any, values: bool) -> tuple[list[CaseResult], str]:
     solution = SolutionCalls(pool, problem, spec, device, cancel)
-    session = _Session(solution)
+    session = _Session(solution, values)
     log = _CaseLog(session)
     harness = {
         "__name__": f"codestar_test_{problem.slug.replace('-', '_')}",
@@ -121,7 +133,7 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
         solution.close()
 
     results = []
-    for index, (entry, (calls, comparisons)) in enumerate(zip(log, log.details, strict=False), 1):
+    for index, (entry, (calls, comparisons, level)) in enumerate(zip(log, log.details, strict=False), 1):
         failed_call = next((c for c in calls if c.status != "ok"), None)
         case_id = int(entry.get("case_id", index))
         name = str(entry.get("case_name", f"case {case_id}"))
@@ -129,13 +141,17 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
         if entry.get("passed"):
             results.append(CaseResult(case_id, name, "passed", time_ms))
         elif failed_call is not None:
-            result = error_case(case_id, name, failed_call, entry_line)
+            result = with_values(error_case(case_id, name, failed_call, entry_line), failed_call, level)
             result.time_ms = time_ms
             results.append(result)
         else:
-            shown = next((c for c in comparisons if not c.ok), None) or Comparison(False)
+            shown, actual, expected = next((c for c in comparisons if not c[0].ok), (Comparison(False), None, None))
             measures = {**shown.measures(), "expected": entry.get("expected_summary") or shown.expected,
                         "actual": entry.get("user_output_summary") or shown.actual}
-            results.append(CaseResult(case_id, name, "failed", time_ms, str(entry.get("message") or shown.message),
-                                      entry_line, **measures))
+            # The output compared is the case's last call's.
+            last = calls[-1] if calls else CallResult("ok")
+            result = CaseResult(case_id, name, "failed", time_ms, str(entry.get("message") or shown.message),
+                                failure_line(last, None, entry_line), **measures)
+            results.append(with_values(result, last, level, "return", shown if comparisons else None, actual,
+                                       expected))
     return results, "".join(solution.output)

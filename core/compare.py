@@ -28,6 +28,7 @@ class Comparison:
     worst_index: list[int] | None = None
     expected: str | None = None
     actual: str | None = None
+    where: str | None = None  # the path of the failing value or of its worst element: `out[3, 17]`
 
     def measures(self) -> dict[str, Any]:
         """What a CaseResult shows of this comparison: the numbers and the values at the worst element."""
@@ -99,7 +100,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _fail(path: str, message: str, actual: Any, expected: Any) -> Comparison:
-    return Comparison(False, f"{path}: {message}", expected=describe(expected), actual=describe(actual))
+    return Comparison(False, f"{path}: {message}", expected=describe(expected), actual=describe(actual), where=path)
 
 
 def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Comparison:
@@ -185,7 +186,7 @@ def _compare_numbers(a: float, e: float, tol: Tolerance, path: str, actual: Any,
     if math.isfinite(diff) and (tol.atol or tol.rtol):  # with no tolerance the bound says nothing
         message += f", |diff| {diff:.1e} > {_bound(tol)}"
     return Comparison(False, f"{path}: {message}", _finite(diff), _finite(rel), 1, 1, None, repr(expected),
-                      repr(actual))
+                      repr(actual), path)
 
 
 def _compare_ints(a: int, e: int, tol: Tolerance, path: str) -> Comparison:
@@ -204,7 +205,7 @@ def _compare_ints(a: int, e: int, tol: Tolerance, path: str) -> Comparison:
     message = f"expected {describe(e)}, got {describe(a)}"
     if math.isfinite(shown_diff) and (tol.atol or tol.rtol):
         message += f", |diff| {shown_diff:.1e} > {_bound(tol)}"
-    return Comparison(False, f"{path}: {message}", shown_diff, rel, 1, 1, None, describe(e), describe(a))
+    return Comparison(False, f"{path}: {message}", shown_diff, rel, 1, 1, None, describe(e), describe(a), path)
 
 
 def _index(flat: int, shape: torch.Size) -> list[int]:
@@ -282,7 +283,7 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
     message = f"{head}; {mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) outside" + "".join(
         f"; {x}" for x in extras)
     return Comparison(False, message, max_abs if measured else None, max_rel if measured else None, mismatched,
-                      elements, index, exp_s, act_s)
+                      elements, index, exp_s, act_s, where)
 
 
 def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> Comparison:
@@ -297,7 +298,7 @@ def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> C
     diff = (actual.to(torch.float64) - expected.to(torch.float64)).abs()
     return Comparison(False, f"{_at(path, index)}: expected {exp_s}, got {act_s} (exact {_dtype(expected)}); "
                              f"{mismatched} of {elements} elements ({100 * mismatched / elements:.2f}%) differ",
-                      float(diff.max()), None, mismatched, elements, index, exp_s, act_s)
+                      float(diff.max()), None, mismatched, elements, index, exp_s, act_s, _at(path, index))
 
 
 def _compare_norm(a: torch.Tensor, e: torch.Tensor, tol: Tolerance, path: str) -> Comparison:
@@ -313,4 +314,4 @@ def _compare_norm(a: torch.Tensor, e: torch.Tensor, tol: Tolerance, path: str) -
     return Comparison(False, f"{path}: relative error {error:.2e} > tolerance {tol.norm_tolerance:.0e} "
                              f"(||actual - expected|| / ||expected||); worst element {_at(path, index)}: "
                              f"expected {exp_s}, got {act_s}",
-                      max_abs, error, None, e.numel(), index, exp_s, act_s)
+                      max_abs, error, None, e.numel(), index, exp_s, act_s, _at(path, index))

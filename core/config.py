@@ -28,6 +28,7 @@ class Settings:
     watch_files: bool = True
     file_map: dict[str, str] = field(default_factory=dict)  # glob (relative to the workspace) -> slug or path
     isolation: str = "best"  # "strict": refuse to grade unless every layer of the sandbox holds
+    inline_values: bool = True  # the first failing case's values beside the code (inlay hints, hover)
 
 
 # Settings field -> (its key in kata.toml or [tool.kata], its editor key, check, what a valid value is).
@@ -41,6 +42,7 @@ _FIELDS: dict[str, tuple[str, str, Any, str]] = {
     "file_map": ("files", "fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
                  'a table of "glob" = "slug"'),
     "isolation": ("isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"'),
+    "inline_values": ("inline_values", "inlineValues", lambda v: isinstance(v, bool), "true or false"),
 }
 
 

@@ -119,11 +119,13 @@ class Grading:
         except (LookupError, ProblemError) as error:
             raise CannotGrade(str(error)) from None
 
-    def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None) -> RunReport:
+    def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None,
+            values: bool = False) -> RunReport:
+        """`values`: record the first failing case's values (the editor's inline values, `kata run --values`)."""
         from .sandbox.pool import SandboxUnavailable
 
         try:
-            return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel)
+            return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel, values=values)
         except (GradingError, ProblemError, SandboxUnavailable) as error:
             raise CannotGrade(f"{problem.slug}: cannot grade: {error}", problem.slug) from None
 
@@ -142,7 +144,7 @@ class Grading:
         return None
 
     def grade(self, path: Path, source: str, explicit: str | None = None,
-              cancel: CancelToken | None = None) -> Graded:
+              cancel: CancelToken | None = None, values: bool = False) -> Graded:
         problem = self.problem_for(path, source, explicit)
-        report = self.run(problem, source, path, cancel)
+        report = self.run(problem, source, path, cancel, values)
         return Graded(problem, report, self.record(path, report))

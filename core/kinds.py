@@ -68,10 +68,12 @@ class ProblemKind(Protocol):
         """Raises catalog.ProblemError naming the file, the field and the line."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None, stop_early: bool = False, trusted: bool = False) -> tuple[list[CaseResult], str]:
-        """Grade a solution that passed the static checks: its cases, and what it printed. `stop_early`:
-        the first failing case may end the run (where the kind runs its cases one by one). `trusted`:
-        graded as the reference is, held to none of the kata's rules (core/workers.py solution_spec)."""
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False) -> tuple[list[CaseResult], str]:
+        """Grade a solution that passed the static checks: its cases, and what it printed. `values`:
+        record those of the first failing case (core/values.py). `stop_early`: the first failing case
+        may end the run (where the kind runs its cases one by one). `trusted`: graded as the reference
+        is, held to none of the kata's rules (core/workers.py solution_spec)."""
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         """Each case's inputs where the grader makes them, else [] (test_code makes its own)."""
@@ -121,8 +123,9 @@ class Native:
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None, stop_early: bool = False, trusted: bool = False) -> tuple[list[CaseResult], str]:
-        return runner.run_cases(problem, source, filename, cancel, entry_line, stop_early, trusted)
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False) -> tuple[list[CaseResult], str]:
+        return runner.run_cases(problem, source, filename, cancel, entry_line, values, stop_early, trusted)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return runner.case_inputs(problem)
@@ -179,10 +182,11 @@ class Codestar:
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None, stop_early: bool = False, trusted: bool = False) -> tuple[list[CaseResult], str]:
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False) -> tuple[list[CaseResult], str]:
         from . import codestar  # it opens workers, which ask this table for trusted modules
 
-        return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, trusted)
+        return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values, trusted)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return []

@@ -78,6 +78,11 @@ def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
             table.add_row(Text(symbol, style=style), str(case.id), escape(case.name), f"{case.time_ms:.1f}",
                           Text(detail))
         parts.append(table)
+        # `kata run --values`: the first failing case's values, as the editor shows them beside the code.
+        for case in report.cases:
+            if case.values:
+                parts.append(Text(f"values of case {case.id} ({case.name}), by line:", style="bold"))
+                parts += [Text(f"  {value.line:>4}  {value.text}", style="cyan") for value in case.values]
     if report.output.strip():
         parts.append(Text("output:", style="bold"))
         parts.append(Text(report.output.rstrip()[-2000:], style="dim"))

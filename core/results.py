@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
+from .values import InlineValue
+
 if TYPE_CHECKING:
     from .sandbox.pool import CallResult
 
@@ -66,6 +68,8 @@ class CaseResult:
     # used a forbidden module. None for any other status: a passed case has no cause.
     cause: Cause | None = None
     hidden: bool = False  # a hidden case: what it expected is never shown (hide_expected)
+    # The values of the run's first failing case, when they were asked for (core/values.py).
+    values: list[InlineValue] = field(default_factory=list)
 
 
 @dataclass
@@ -104,6 +108,7 @@ def hide_expected(case: CaseResult) -> CaseResult:
     if case.status == "failed":
         case.message = HIDDEN_MESSAGE
     case.max_abs_diff = case.max_rel_diff = case.mismatched = case.worst_index = case.expected = case.actual = None
+    case.values = [value for value in case.values if value.kind != "output"]  # it shows the expected value
     case.hidden = True
     return case
 

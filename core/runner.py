@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import static
+from . import static, values
 from .compare import Comparison, Tolerance, compare
 from .kinds import NativeSource, kind_of
 from .problem import Case, Problem
@@ -34,6 +34,7 @@ from .results import (
 )
 from .sandbox.arena import InputArena
 from .sandbox.pool import CallResult, CancelToken, WorkerPool
+from .sandbox.trace import TraceLevel
 from .sandbox.wire import sanitize, snapshot
 from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
 
@@ -151,11 +152,13 @@ class Runner:
     # -- a run ------------------------------------------------------------------------------
 
     def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None,
-            stop_early: bool = False, trusted: bool = False) -> RunReport:
-        """Grade `source`; `stop_early` stops at the first case that fails, which decides the verdict
-        (`kata check-problems --mutants`: one failing case kills a mutant). `trusted` grades problem code
-        as the reference is (`kata check-problems`: the reference, its mutants, simulation.py): held to
-        none of the kata's rules (forbidden names, tripwires, a Triton launch, the memory limit)."""
+            values: bool = False, stop_early: bool = False, trusted: bool = False) -> RunReport:
+        """Grade `source`. `values`: record the values of the first failing case (its arguments, the entry
+        point's locals, the output beside the expected one) for the editor and `kata run --values`.
+        `stop_early` stops at the first case that fails, which decides the verdict (`kata check-problems
+        --mutants`: one failing case kills a mutant). `trusted` grades problem code as the reference is
+        (`kata check-problems`: the reference, its mutants, simulation.py): held to none of the kata's
+        rules (forbidden names, tripwires, a Triton launch, the memory limit)."""
         started = time.perf_counter()
         self.pool.check_isolation()  # isolation "strict": no grading without every layer of the sandbox
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
@@ -170,15 +173,15 @@ class Runner:
                             for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
             report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
-                                                               report.entry_line, stop_early, trusted)
+                                                               report.entry_line, values, stop_early, trusted)
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
 
     def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-                  entry_line: int | None, stop_early: bool = False, trusted: bool = False
-                  ) -> tuple[list[CaseResult], str]:
+                  entry_line: int | None, values: bool = False, stop_early: bool = False,
+                  trusted: bool = False) -> tuple[list[CaseResult], str]:
         """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
@@ -194,7 +197,10 @@ class Runner:
                 args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
                     else (case.args, case.kwargs)
                 reported = tuple(k for k in case.frozen_keys if k not in shared)
-                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported)
+                # Values are wanted of the first failing case only: none after it.
+                level = trace_level(values and all(r.status == "passed" for r in results))
+                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, trace=level,
+                                     watch=case.state_keys + case.frozen_keys)
                 if outcome.status == "cancelled":
                     break
                 if arena is not None and outcome.status == "ok":
@@ -202,11 +208,11 @@ class Runner:
                     outcome.state.update({k: case.originals[k] for k in shared})
                     outcome.state.update(arena.after_call(index - 1))
                 if calls.load_failed:
-                    results.append(error_case(index, case.name, outcome, entry_line))
+                    results.append(with_values(error_case(index, case.name, outcome, entry_line), outcome, level))
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
-                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line))
+                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line, level))
                 if results[-1].status == "passed" and spec.count_launches and not outcome.launches:
                     results[-1] = no_launch_case(index, case.name, outcome, entry_line)  # right, but not a kernel
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
@@ -222,26 +228,32 @@ class Runner:
         return results, "".join(calls.output)
 
     def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
-               entry_line: int | None) -> CaseResult:
+               entry_line: int | None, level: TraceLevel) -> CaseResult:
         if outcome.status != "ok":
-            return error_case(index, case.name, outcome, entry_line)
-        checks: list[Comparison] = [compare(outcome.value, case.expected, tolerance,
-                                            names=problem.grading.output_names)]
+            return with_values(error_case(index, case.name, outcome, entry_line), outcome, level)
+        # (the graded argument, or None for the output; the comparison; the actual and expected values)
+        checks: list[tuple[ArgKey | None, Comparison, Any, Any]] = [
+            (None, compare(outcome.value, case.expected, tolerance, names=problem.grading.output_names),
+             outcome.value, case.expected)]
         for key in case.state_keys:
-            checks.append(compare(outcome.state.get(key), case.expected_state[key], tolerance,
-                                  root=f"{case.keys[key]} after the call"))
+            checks.append((key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
+                                        root=f"{case.keys[key]} after the call"),
+                           outcome.state.get(key), case.expected_state[key]))
         exact = Tolerance(atol=0.0, rtol=0.0)
         for key in case.frozen_keys:
             check = compare(outcome.state.get(key), case.originals[key], exact, root=case.keys[key])
             if not check.ok:
                 check.message = (f"argument '{case.keys[key]}' was modified in place, which this problem does not "
                                  f"allow: {check.message}")
-            checks.append(check)
-        failed = next((c for c in checks if not c.ok), None)
-        shown = failed or checks[0]
-        result = CaseResult(
-            index, case.name, "failed" if failed else "passed", outcome.time_ms,
-            failed.message if failed else "", entry_line if failed else None, **shown.measures())
+            checks.append((key, check, outcome.state.get(key), case.originals[key]))
+        failed = next((c for c in checks if not c[1].ok), None)
+        if failed is None:
+            return CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0][1].measures())
+        graded, wrong, actual, expected = failed
+        line = failure_line(outcome, graded, entry_line)
+        result = CaseResult(index, case.name, "failed", outcome.time_ms, wrong.message, line, **wrong.measures())
+        name = "return" if graded is None else case.keys[graded]
+        result = with_values(result, outcome, level, name, wrong, actual, expected)
         return hide_expected(result) if case.hidden else result
 
 
@@ -254,6 +266,34 @@ def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, a
         raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
                            f"{type(error).__name__}: {error}") from error
     return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
+
+
+def trace_level(values: bool) -> TraceLevel:
+    """What a solution's call records: always the line that returned its output and the lines that
+    wrote its graded arguments; the values too when they are wanted."""
+    return "values" if values else "lines"
+
+
+def failure_line(outcome: CallResult, key: ArgKey | None, entry_line: int | None) -> int | None:
+    """Where a wrong output shows: the line that returned it, or for a graded argument the line that
+    last wrote it; the entry point's `def` where that was not seen."""
+    recording = outcome.recording
+    line = None if recording is None else recording.line if key is None else recording.write_line(key)
+    return line or entry_line
+
+
+def with_values(result: CaseResult, outcome: CallResult, level: TraceLevel, name: str = "",
+                check: Comparison | None = None, actual: Any = None, expected: Any = None) -> CaseResult:
+    """A case recorded with its values: those of its arguments and locals and, for a wrong output
+    (`check`, of the output or argument `name`), that output beside the expected one on its line."""
+    if level != "values":
+        return result
+    if outcome.recording is not None:
+        result.values = list(outcome.recording.values)
+    if check is not None and result.line is not None:
+        result.values.append(values.output(result.line, name, check.where or name, check.actual or "",
+                                           check.expected or "", check.message, actual, expected))
+    return result
 
 
 def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:

@@ -13,6 +13,7 @@ from .problem import Problem
 from .results import GradingError, not_run_after_timeout
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .sandbox.protocol import ErrorInfo, SolutionSpec
+from .sandbox.trace import TraceLevel
 
 if TYPE_CHECKING:
     from .sandbox.arena import InputArena
@@ -98,7 +99,10 @@ class SolutionCalls:
         return self.worker is not None and self.worker.load_error is not None
 
     def call(self, case_id: int, args: tuple[Any, ...], kwargs: dict[str, Any],
-             snapshot: tuple[int | str, ...] = ()) -> CallResult:
+             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines",
+             watch: tuple[int | str, ...] = ()) -> CallResult:
+        """`trace`: what the worker records (core/sandbox/trace.py); `watch`: the arguments whose writes
+        it follows (those graded after the call, and those it may not modify)."""
         if self.cancel is not None and self.cancel.cancelled:
             return CallResult("cancelled", error=ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"))
         if self.timed_out is not None:
@@ -111,7 +115,7 @@ class SolutionCalls:
         if self.worker.load_error is not None:
             return CallResult("error", error=self.worker.load_error)
         outcome = self.worker.call(args, kwargs, snapshot=snapshot, timeout=self.problem.limits.call_timeout(),
-                                   device=self.device)
+                                   device=self.device, trace=trace, watch=watch)
         self.output.append(outcome.output)
         if outcome.status == "timeout":
             self.timed_out = case_id

@@ -1,4 +1,4 @@
-"""RunReport -> LSP diagnostics, code lens titles and hover text.
+"""RunReport -> LSP diagnostics, code lens titles, inlay hints and hover text.
 
 Core speaks 1-based lines and 1-based code-point columns; LSP speaks 0-based lines and columns in
 the negotiated encoding (UTF-16 unless the client offered another), so every range goes through
@@ -74,8 +74,7 @@ def _finding_diagnostic(text: Text, finding: Finding) -> types.Diagnostic:
 
 
 def case_message(case: CaseResult) -> str:
-    detail = case.message or case.status
-    return f"case {case.id} ({case.name}): {detail}" if case.name else f"case {case.id}: {detail}"
+    return f"{case_title(case)}: {case.message or case.status}"
 
 
 def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: CaseResult, uri: str,
@@ -167,6 +166,51 @@ def benchmark_figure(result: dict[str, Any]) -> str:
 def benchmark_lens_title(result: dict[str, Any] | None) -> str:
     title = "kata: benchmark on CUDA"
     return title if result is None else f"{title} ({benchmark_figure(result)})"
+
+
+def inlay_hints(case: CaseResult, entry_line: int | None, source: str, codec: PositionCodec,
+                within: types.Range) -> list[types.InlayHint]:
+    """A case's values at the end of their lines (within the range asked for): `case 2 (14B model):`
+    at the `def`, then `name = value` per argument and local, and the wrong output beside the expected."""
+    text = Text(source, codec)
+    hints = []
+    shown: list[tuple[int, str, types.InlayHintKind | None]] = \
+        [(entry_line, f"{case_title(case)}:", None)] if entry_line is not None else []
+    shown += [(v.line, v.text, types.InlayHintKind.Parameter if v.kind == "argument" else None)
+              for v in case.values]
+    for line, title, kind in shown:
+        index = line - 1
+        if not 0 <= index < len(text.lines) or not within.start.line <= index <= within.end.line:
+            continue
+        end = len(text.lines[index].rstrip()) + 1
+        hints.append(types.InlayHint(text.range(line, end, line, end).start, title, kind=kind, padding_left=True))
+    return hints
+
+
+def case_title(case: CaseResult) -> str:
+    return f"case {case.id} ({case.name})" if case.name else f"case {case.id}"
+
+
+def fenced(text: str) -> str:
+    """A Markdown code block that `text` cannot close early."""
+    ticks = 3
+    while "`" * ticks in text:
+        ticks += 1
+    fence = "`" * ticks
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def values_markdown(case: CaseResult, line: int, markdown: bool) -> str | None:
+    """The whole values shown on a 1-based line (the hover of an annotated line), or None."""
+    found = [v for v in case.values if v.line == line]
+    if not found:
+        return None
+    kinds = {"argument": "argument", "local": "local, at its last assignment", "output": "the output"}
+    if not markdown:
+        return "\n\n".join([case_title(case)] + [f"{v.name} ({kinds[v.kind]}):\n{v.detail}" for v in found])
+    parts = [f"**{case_title(case)}**"]
+    parts += [f"`{v.name}` ({kinds[v.kind]}):\n{fenced(v.detail)}" for v in found]
+    return "\n\n".join(parts)
 
 
 def _cell(value: Any) -> str:

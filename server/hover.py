@@ -1,5 +1,7 @@
-"""`textDocument/hover` on the entry point's `def` line: the statement, limits, tolerances, the
-last result per case, and the solution (editorial and reference) once the kata is accepted."""
+"""`textDocument/hover`: on a line the inline values annotate, the whole values of that case (a table
+for small tensors; server/inlay_hints.py); on the entry point's `def` line, also the statement, limits,
+tolerances, the last result per case, and the solution (editorial and reference) once the kata is
+accepted."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from infrakata.core import learning
 from lsprotocol import types
 
 from . import convert
+from .inlay_hints import shown_case
 
 if TYPE_CHECKING:
     from .server import KataServer
@@ -21,21 +24,28 @@ def register(server: KataServer) -> None:
         problem = ls.problem_of(uri)
         if problem is None:
             return None
-        where = convert.entry_range(ls.document(uri).source, problem, ls.workspace.position_codec)
-        if params.position.line != where.start.line:
-            return None
-        state = ls.state(uri)
-        from .learning import workspace_of
-
-        found = learning.solution(problem, workspace_of(ls, uri))
-        solution = found.markdown() if found.unlocked else f"*{found.locked_message()}*"
+        source = ls.document(uri).source
+        where = convert.entry_range(source, problem, ls.workspace.position_codec)
         document = ls.client_capabilities.text_document
         formats = document.hover if document is not None else None
         markdown = formats is None or not formats.content_format or \
             types.MarkupKind.Markdown in formats.content_format
+        shown = shown_case(ls, uri)
+        values = None if shown is None else convert.values_markdown(shown[0], params.position.line + 1, markdown)
+        parts = [values] if values else []
+        if params.position.line == where.start.line:
+            state = ls.state(uri)
+            from .learning import workspace_of
+
+            found = learning.solution(problem, workspace_of(ls, uri))
+            solution = found.markdown() if found.unlocked else f"*{found.locked_message()}*"
+            parts += [convert.hover_markdown(problem, state.report, state.graded_version), solution]
+        elif values:
+            where = convert.Text(source, ls.workspace.position_codec).line_range(params.position.line + 1)
+        if not parts:
+            return None
         return types.Hover(
-            contents=types.MarkupContent(
-                kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-                value=f"{convert.hover_markdown(problem, state.report, state.graded_version)}\n\n---\n\n{solution}"),
+            contents=types.MarkupContent(kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
+                                         value="\n\n---\n\n".join(parts)),
             range=where,
         )

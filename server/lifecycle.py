@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,9 +20,9 @@ def register(server: KataServer) -> None:
     def initialize(ls: KataServer, params: types.InitializeParams) -> None:
         root = ls.workspace.root_path
         ls.root = Path(root) if root else None
-        threading.Thread(target=ls.start_workers, name="kata-warm-up", daemon=True).start()
+        threading.Thread(target=ls.warm_up, args=(asyncio.get_running_loop(),), name="kata-warm-up",
+                         daemon=True).start()
         ls.configure(initialization_settings(params.initialization_options))
-        ls.background(ls.report_sandbox())
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: KataServer, params: Any) -> None:

@@ -33,6 +33,7 @@ from . import convert
 from .scheduler import Run, Scheduler
 
 if TYPE_CHECKING:
+    from infrakata.core.doctor import Diagnosis
     from infrakata.core.runner import Runner
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ class DocumentState:
     graded_version: int | None = None
     published_version: int | None = None  # diagnostics never go back below this
     submitted: str | None = None  # the content of the last run started: a watchdog echo of it is skipped
+    graded_source: str | None = None  # the text `report` is of: inline values show only on that text
     benchmark: dict[str, Any] | None = None
 
 
@@ -95,6 +97,12 @@ class KataServer(LanguageServer):
                 state.problem = None
             for uri in list(self.workspace.text_documents):
                 self.grade(uri)
+        elif self.settings.inline_values != before.inline_values:
+            # Turned off: the hints go. Turned on: the open documents are graded again to record them.
+            self.refresh_inlay_hints()
+            if self.settings.inline_values:
+                for uri in list(self.workspace.text_documents):
+                    self.grade(uri)
         self._watch()
 
     def _report_catalog_errors(self) -> None:
@@ -156,11 +164,25 @@ class KataServer(LanguageServer):
                 self.pool.start()
                 self._runner = Runner(self.pool)
 
-    async def report_sandbox(self) -> None:
-        """Once at start: the sandbox's layers in the log, and a warning naming any that is missing."""
-        from infrakata.core.doctor import diagnose, format_diagnosis, warning_line
+    def warm_up(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At initialize, on a thread of its own: the workers started, then (once the zygote has probed
+        the sandbox) its layers in the log, and a warning naming any that is missing, on `loop`."""
+        from infrakata.core.doctor import diagnose
 
-        diagnosis = await asyncio.to_thread(diagnose, self.workers())
+        self.start_workers()
+        try:
+            diagnosis = diagnose(self.workers())
+        except Exception as error:  # noqa: BLE001 - the first grading will say what is wrong
+            log.warning("the worker pool did not start: %s", error)
+            return
+        try:
+            loop.call_soon_threadsafe(self.report_sandbox, diagnosis)
+        except RuntimeError:  # the server stopped meanwhile
+            pass
+
+    def report_sandbox(self, diagnosis: Diagnosis) -> None:
+        from infrakata.core.doctor import format_diagnosis, warning_line
+
         self.window_log_message(types.LogMessageParams(types.MessageType.Info, f"kata: {format_diagnosis(diagnosis)}"))
         line = warning_line(diagnosis.layers)
         if line is not None:
@@ -232,7 +254,8 @@ class KataServer(LanguageServer):
         path = Path(to_fs_path(uri) or uri)
         try:
             # On the run's thread: the first grading may wait for start_workers to finish.
-            report = await run.call(lambda: self.grading(self.runner).run(problem, source, path, cancel=run.token))
+            report = await run.call(lambda: self.grading(self.runner).run(
+                problem, source, path, cancel=run.token, values=self.settings.inline_values))
         except Exception as error:  # a broken problem or a dead pool: say so, keep serving
             log.exception("grading %s failed", uri)
             message = f"kata: could not grade {path.name} against {problem.slug}: {error}"
@@ -249,7 +272,8 @@ class KataServer(LanguageServer):
                 report, problem, source, uri, self.workspace.position_codec,
                 related=self.supports("text_document.publish_diagnostics.related_information"))):
             return report
-        state.report, state.graded_version = report, version
+        state.report, state.graded_version, state.graded_source = report, version, source
+        self.refresh_inlay_hints()
         if report.verdict == "crashed":
             self.show(f"kata: the worker grading {path.name} crashed; see the diagnostics", types.MessageType.Warning,
                       once=True)
@@ -290,6 +314,11 @@ class KataServer(LanguageServer):
         if self.supports("workspace.code_lens.refresh_support"):
             self.workspace_code_lens_refresh(None)
 
+    def refresh_inlay_hints(self) -> None:
+        """The inline values changed (a grading, the setting): clients that can ask again, do."""
+        if self.supports("workspace.inlay_hint.refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
+
     def uri_of(self, path: Path) -> str:
         """The URI the editor uses for `path` if it has the file open, else a file URI."""
         resolved = path.resolve()
@@ -309,9 +338,9 @@ class KataServer(LanguageServer):
 
 
 def create_server() -> KataServer:
-    from . import code_lens, commands, configuration, hover, learning, lifecycle, sync
+    from . import code_lens, commands, configuration, hover, inlay_hints, learning, lifecycle, sync
 
     server = KataServer()
-    for module in (lifecycle, configuration, sync, code_lens, hover, commands, learning):
+    for module in (lifecycle, configuration, sync, code_lens, hover, inlay_hints, commands, learning):
         module.register(server)
     return server

@@ -42,7 +42,7 @@ def test_codestar_seed_grades_reference_accepted_and_wrong_rejected(seeds, tmp_p
     assert [c["id"] for c in report["cases"]] == [1, 2, 3, 4]
     first = report["cases"][0]
     assert set(first) >= CASE_KEYS
-    assert first["status"] == "failed" and first["line"] == 1
+    assert first["status"] == "failed" and first["line"] == 2  # the return that gave the wrong answer
     assert first["name"] == "7B 模型 Adam 优化器显存"
     assert first["message"].startswith("out: expected 84000000000, got 56000000000")
 

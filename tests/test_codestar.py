@@ -95,7 +95,7 @@ def test_a_failing_compare_is_a_failed_case_with_its_message_and_summaries(runne
     failed = report.cases[1]
     assert failed.message and "7" in failed.message and "6" in failed.message
     assert (failed.expected, failed.actual) == ("6", "7")
-    assert failed.line == 4  # the entry point
+    assert failed.line == 5  # the return that gave it, through test_code's user_obj too
 
 
 def test_a_solution_that_raises_is_an_error_case_on_the_solutions_line(runner, tmp_path):

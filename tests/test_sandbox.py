@@ -136,9 +136,9 @@ def test_exception_points_at_the_deepest_frame_in_the_file(runner, probe):
     assert "AttributeError" in case.message
 
 
-def test_failure_points_at_the_entry_point(runner, probe):
+def test_a_wrong_output_points_at_the_return_that_gave_it(runner, probe):
     report = grade(runner, probe, "import torch\n\n\ndef scale(x, factor):\n    return x * 3\n")
-    assert report.cases[0].status == "failed" and report.cases[0].line == 4
+    assert report.cases[0].status == "failed" and report.cases[0].line == 5
 
 
 def test_mutation_message_names_the_argument(runner, probe):

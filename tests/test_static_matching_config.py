@@ -70,7 +70,7 @@ def test_a_warning_names_the_key_as_the_user_wrote_it(tmp_path):
     assert any(w.startswith(f"{tmp_path / 'kata.toml'}: 'problems' must be a list of paths") for w in warnings)
     assert any("'files' must be a table" in w for w in warnings)
     unknown = next(w for w in warnings if "'problem'" in w)
-    assert "known: debounce_ms, files, grade_on, isolation, problems, watch_files" in unknown
+    assert "known: debounce_ms, files, grade_on, inline_values, isolation, problems, watch_files" in unknown
     assert not any("problem_paths" in w or "file_map" in w for w in warnings), warnings
 
 

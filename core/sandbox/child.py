@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, NoReturn
 
 from ..limits import MIB, WorkerLimits
-from . import tripwires
+from . import trace, tripwires
 from .arena import WorkerArena
 from .confine import Confinement, Spare
 from .protocol import CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
@@ -229,6 +229,7 @@ def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorI
     entry = module.__dict__.get(spec.entry_point)
     if not callable(entry):
         return None, ErrorInfo("NameError", f"the solution defines no function '{spec.entry_point}' (the entry point)")
+    trace.loaded(spec.source, code, entry, spec.entry_point)  # issue 17: what recording a call needs
     return entry, None
 
 
@@ -269,16 +270,21 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena:
         args, kwargs, call = (entry, request.payload), {}, target
     else:
         call = entry
+    # issue 17: the returning line, the writes and the values of a call; never inside a harness (the
+    # benchmark's timed region).
+    recorder = trace.start(request.trace, args, kwargs, request.watch) if request.op == "call" else None
     start = time.perf_counter()
     try:
         value = call(*args, **kwargs)
     except BaseException as error:  # noqa: BLE001
-        return Reply("error", error=error_info(error, filename), time_ms=(time.perf_counter() - start) * 1e3,
-                     seq=request.seq)
+        elapsed = (time.perf_counter() - start) * 1e3
+        return Reply("error", error=error_info(error, filename), time_ms=elapsed, seq=request.seq,
+                     recording=trace.stop(recorder))
     elapsed = (time.perf_counter() - start) * 1e3
+    recording = trace.stop(recorder)
     try:
         state = {key: snapshot(kwargs[key] if isinstance(key, str) else args[key]) for key in request.snapshot}
-        return Reply("ok", sanitize(value), state, time_ms=elapsed, seq=request.seq)
+        return Reply("ok", sanitize(value), state, time_ms=elapsed, seq=request.seq, recording=recording)
     except Exception as error:  # noqa: BLE001 - what was returned (or left in an argument) cannot be sent
         return Reply("error", error=ErrorInfo("UnsafeOutput", f"the solution's output could not be sent to the "
                                               f"grader ({type(error).__name__}: {error})"), time_ms=elapsed,

@@ -50,6 +50,7 @@ from .protocol import (
     reply_from_wire,
     started_from_wire,
 )
+from .trace import Recording, TraceLevel
 from .wire import FrameError, FrameReader, UnsafeValue, admit, decode_untrusted, encode_trusted, write_frame
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ class CallResult:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     output: str = ""
+    recording: Recording | None = None  # issue 17: the returning line, the writes, the values (trace.py)
     launches: int = 0  # Triton kernels the call launched, as the worker counted them (a teaching guard)
 
 
@@ -189,9 +191,10 @@ class Worker:
         return self.state in ("ready", "errored")
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
-             timeout: float, device: str = "cpu") -> CallResult:
+             timeout: float, device: str = "cpu", trace: TraceLevel = "off",
+             watch: tuple[int | str, ...] = ()) -> CallResult:
         return self._request(CallRequest("call", args=tuple(args), kwargs=dict(kwargs), snapshot=tuple(snapshot),
-                                          device=device), timeout)
+                                         device=device, trace=trace, watch=tuple(watch)), timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
         return self._request(CallRequest("harness", target=target, payload=payload), timeout)
@@ -246,6 +249,7 @@ class Worker:
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
         result.time_ms, result.launches = reply.time_ms or result.time_ms, reply.launches
+        result.recording = reply.recording  # issue 17
         if reply.status == "started":
             result.value = reply.value
             return result

@@ -35,8 +35,9 @@ def test_neovim_shows_kata_diagnostics_and_lenses_after_a_save(tmp_path: Path):
     assert "error" not in result, result.get("error")
     assert solution.read_text() == WRONG  # Neovim really saved it
     diagnostics = sorted(result["diagnostics"], key=lambda d: d["code"])
+    # On the line that returned the wrong value.
     assert [(d["lnum"], d["col"], d["source"], d["code"]) for d in diagnostics] == [
-        (1, 4, "kata", "1"), (1, 4, "kata", "2"), (1, 4, "kata", "3")]
+        (2, 4, "kata", "1"), (2, 4, "kata", "2"), (2, 4, "kata", "3")]
     assert diagnostics[0]["message"].startswith("case 1 (two times three): ")
     assert {(lens["line"], lens["title"], lens["command"]) for lens in result["lenses"]} == {
         (1, "kata: run (0/3 cases passed)", "kata.run"), (1, "kata: statement", "kata.showProblem")}
@@ -77,3 +78,39 @@ def test_the_documented_neovim_07_recipe_works_as_written(tmp_path: Path):
     assert any("hint 1/2: Multiplication is all it takes" in m for m in result["messages"]), result["messages"]
     assert result["started"] and result["started_text"] == "# kata: fixture-codestar-double"
     assert (tmp_path / "fixture_codestar_double.py").is_file()
+
+
+# Case 1 (2 * 3) takes the first return and passes; cases 2 and 3 take the second, which adds 1.
+TWO_RETURNS = ("# kata: fixture-scale\n"
+               "def scale(x, factor):\n"
+               "    if factor > 2:\n"
+               "        return x * factor\n"
+               "    product = x * factor\n"
+               "    return product + 1\n")
+
+
+def test_the_documented_inline_values_show_as_virtual_text_before_neovim_010(tmp_path: Path):
+    """Neovim 0.7 has no inlay hints: docs/NEOVIM.md's fallback draws the values from kata/result."""
+    docs = (HERE.parents[1] / "docs" / "NEOVIM.md").read_text()
+    kata = Path(sys.executable).with_name("kata")
+    recipe = _recipe(docs, "Code lenses and commands") + _recipe(docs, "Inline values") + _recipe(docs, "Neovim 0.7")
+    documented = re.search(r"^local kata_cmd = .*$", recipe, re.MULTILINE).group(0)
+    init = tmp_path / "init.lua"
+    init.write_text(recipe.replace(documented, f"local kata_cmd = {{ '{kata}', 'serve' }}"))
+    (tmp_path / "kata.toml").write_text(f'problems = ["{PROBLEMS}"]\nwatch_files = false\n')
+    solution = tmp_path / "sol.py"
+    solution.write_text(TWO_RETURNS)
+    out = tmp_path / "out.json"
+    env = {**os.environ, "KATA_FILE": str(solution), "KATA_OUT": str(out),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    subprocess.run(["nvim", "--headless", "--clean", "-c", f"luafile {init}", "-c", f"luafile {HERE / 'values.lua'}"],
+                   env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=180, check=True)
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    assert result["shown"] == [  # 0-based lines, at their ends
+        {"line": 1, "text": "case 2 (a tenth):  x = 1.0  factor = 0.1"},
+        {"line": 4, "text": "product = 0.1"},
+        {"line": 5, "text": "out = 1.1, expected 0.1"},
+    ]
+    assert result["cleared"], "an edit left the values of the text before it"

@@ -42,6 +42,7 @@ class KataClient(LanguageClient):
         self.results: list[dict[str, Any]] = []
         self.benchmarks: list[dict[str, Any]] = []
         self.lens_refreshes = 0
+        self.inlay_hint_refreshes = 0
         self.message_requests: list[types.ShowMessageRequestParams] = []
         self.message_answer: str | None = None  # the action title a request is answered with ("*": the first)
         self.root = Path()
@@ -103,6 +104,12 @@ class KataClient(LanguageClient):
                                                   if len(reports) == 2 and reports[0].title == title), None))
         return request, token
 
+    async def inlay_hints(self, uri: str) -> list[types.InlayHint]:
+        """The hints over the whole document."""
+        return await self.text_document_inlay_hint_async(types.InlayHintParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(types.Position(0, 0), types.Position(10_000, 0)))) or []
+
     async def lenses(self, uri: str) -> list[types.CodeLens]:
         return await self.text_document_code_lens_async(
             types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri))) or []
@@ -126,6 +133,16 @@ def _benchmark(client: KataClient, params: Any) -> None:
 
 def _lens_refresh(client: KataClient, params: None) -> None:
     client.lens_refreshes += 1
+    client.news()
+
+
+def _log_message(client: KataClient, params: types.LogMessageParams) -> None:
+    DEFAULT_CLIENT_FEATURES[types.WINDOW_LOG_MESSAGE](client, params)
+    client.news()
+
+
+def _inlay_hint_refresh(client: KataClient, params: None) -> None:
+    client.inlay_hint_refreshes += 1
     client.news()
 
 
@@ -162,9 +179,11 @@ def make_client() -> KataClient:
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
         types.WINDOW_SHOW_MESSAGE: _show_message,
+        types.WINDOW_LOG_MESSAGE: _log_message,
         types.WINDOW_SHOW_MESSAGE_REQUEST: _show_message_request,
         types.PROGRESS: _progress,
         types.WORKSPACE_CODE_LENS_REFRESH: _lens_refresh,
+        types.WORKSPACE_INLAY_HINT_REFRESH: _inlay_hint_refresh,
         "kata/result": _result,
         "kata/benchmarkResult": _benchmark,
     })

@@ -25,7 +25,7 @@ async def test_run_returns_the_report_publishes_and_reports_progress(shared: Kat
     await shared.result_for(uri, 1)
     report = await shared.command("kata.run", uri)
     assert (report["verdict"], report["passed"], report["total"]) == ("wrong_answer", 0, 3)
-    assert report["cases"][0]["id"] == 1 and report["cases"][0]["line"] == 2
+    assert report["cases"][0]["id"] == 1 and report["cases"][0]["line"] == 3  # the return
     name = uri.rpartition("/")[2]
     begin, *middle, end = _progress_of(shared, f"kata: grading {name}")
     assert begin.kind == "begin" and begin.cancellable

@@ -18,7 +18,7 @@ async def test_open_grades_and_a_passing_file_has_no_diagnostics(shared: KataCli
     assert (result["report"]["passed"], result["report"]["total"]) == (3, 3)
 
 
-async def test_one_diagnostic_per_failing_case_on_the_entry_point(shared: KataClient, uri: str):
+async def test_one_diagnostic_per_failing_case_on_the_line_that_returned(shared: KataClient, uri: str):
     shared.open(uri, CORRECT)
     await shared.diagnostics_for(uri, 1)
     shared.edit_and_save(uri, WRONG, 2)
@@ -27,12 +27,15 @@ async def test_one_diagnostic_per_failing_case_on_the_entry_point(shared: KataCl
     for diagnostic in diagnostics:
         assert diagnostic.source == "kata"
         assert diagnostic.severity == types.DiagnosticSeverity.Error
-        # No line to blame inside the function: the entry point's name in its `def` (line 2).
-        assert diagnostic.range == types.Range(types.Position(1, 4), types.Position(1, 9))
+        # The `return` that gave the wrong value (line 3), not the `def`.
+        assert diagnostic.range == types.Range(types.Position(2, 4), types.Position(2, 25))
     assert diagnostics[0].message.startswith("case 1 (two times three): ")
     assert "expected 6" in diagnostics[0].message and "got 7" in diagnostics[0].message
-    # relatedInformation points at the statement, for a client that supports it (VS Code does).
-    assert diagnostics[0].related_information[0].location.uri.endswith("fixture-scale/README.md")
+    # relatedInformation points at the entry point and the statement, for a client that supports it
+    # (VS Code does).
+    entry, statement = diagnostics[0].related_information
+    assert entry.location.uri == uri and entry.location.range.start.line == 1
+    assert statement.location.uri.endswith("fixture-scale/README.md")
 
 
 async def test_an_exception_is_reported_on_the_line_that_raised(shared: KataClient, uri: str):

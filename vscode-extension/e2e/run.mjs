@@ -1,9 +1,11 @@
 // End-to-end test in a real VS Code (code-server 4.100.3, driven by headless Chromium):
 // installs the freshly packaged .vsix, opens a workspace holding a solution, makes it wrong and
 // saves, and asserts the kata diagnostic in the Problems panel, the lens over the entry point,
-// the status bar result and the Testing view's expected/actual; then fixes the buffer and runs
-// it from the Testing view. Writes e2e/out/screenshot.png (the failing state; ignored by git, so a
-// run leaves the tree clean: copy it over docs/images/vscode-failing-case.png to refresh the README's).
+// the status bar result and the Testing view's expected/actual, the inline values (inlay hints)
+// beside the code and their hover; then fixes the buffer and runs it from the Testing view. Writes
+// e2e/out/screenshot.png (the failing state) and e2e/out/inline-values.png (the inline values),
+// ignored by git, so a run leaves the tree clean: copy them over docs/images/vscode-failing-case.png
+// and docs/images/inline-values.png to refresh the README's.
 //
 // One command: `npm run e2e` (after `npm ci`). Needs Debian's chromium, ripgrep, libkrb5-dev
 // and pkg-config; installs code-server into .e2e-cache/ the first time (about a minute).
@@ -26,6 +28,7 @@ const repo = resolve(extensionDir, '..');
 const cache = join(extensionDir, '.e2e-cache');
 const runDir = join(extensionDir, 'e2e', '.run');
 const screenshot = join(extensionDir, 'e2e', 'out', 'screenshot.png');
+const inlineValuesShot = join(extensionDir, 'e2e', 'out', 'inline-values.png');
 const python = process.env.KATA_PYTHON ?? join(repo, '.venv', 'bin', 'python');
 const noInfrakata = join(runDir, 'python-without-infrakata');
 
@@ -244,9 +247,31 @@ async function drive(page, url, workspace) {
   await page.screenshot({ path: screenshot });
   log(`screenshot: ${screenshot}`);
 
-  // The Testing view's failure, shown inline as actual != expected (TestMessage.diff).
-  await editor.locator('.test-error-content-widget', { hasText: '56000000000 != 84000000000' }).waitFor();
-  log('test failure shown with expected and actual');
+  // The first failing case's values beside the code (inlay hints): the case and its argument at the
+  // def, the wrong output beside the expected one on the line that returned it.
+  const lines = editor.locator('.view-lines');
+  await lines.filter({ hasText: 'out = 56000000000, expected 84000000000' }).waitFor();
+  await lines.filter({ hasText: 'num_params = 7000000000' }).waitFor();
+  log(`inline values: ${(await lines.innerText()).replace(/\s+/g, ' ')}`);
+  // The hover of the returning line holds the whole values, after the diagnostics (a hover asks
+  // the server only over the line's text).
+  await editor.locator('.view-line', { hasText: 'return num_params' })
+    .locator('span[class^="mtk"]', { hasText: 'return' }).first().hover();
+  await page.locator('.monaco-hover', { hasText: '(the output)' }).waitFor();
+  log('hover: the whole values');
+  // The Testing view keeps its failure message (a diff) off the line the inline values show,
+  // where VS Code would draw it over them.
+  if (await editor.locator('.test-error-content-widget').count() > 0) {
+    throw new Error('a Testing message covers the inline values');
+  }
+  // A clear view for the screenshot: no panel, no notification.
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+J'); // the panel (Problems) toggled off
+  await command(page, 'Notifications: Clear All Notifications');
+  mkdirSync(dirname(inlineValuesShot), { recursive: true });
+  await page.screenshot({ path: inlineValuesShot });
+  log(`screenshot: ${inlineValuesShot}`);
 
   // Fix it without saving, then run it from the Testing view: that runs kata.run on the buffer.
   await editor.locator('.view-lines').click();

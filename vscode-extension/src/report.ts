@@ -37,6 +37,17 @@ export interface CaseResult {
   line: number | null;
   expected?: unknown;
   actual?: unknown;
+  /** The first failing case's values, shown beside the code (inlay hints) when inline values are on. */
+  values?: InlineValue[];
+}
+
+export interface InlineValue {
+  /** 1-based. */
+  line: number;
+  kind: 'argument' | 'local' | 'output';
+  name: string;
+  label: string;
+  detail: string;
 }
 
 export interface RunReport {

@@ -156,8 +156,13 @@ export class KataServer implements vscode.Disposable {
       ? folders.map((f) => ({ folder: f.uri.fsPath, value: vscode.workspace.getConfiguration(SECTION, f.uri).get('problemPaths') }))
       : [{ value: config.get('problemPaths') }];
     const { settings, problems } = validateSettings(
-      { gradeOn: config.get('gradeOn'), debounceMs: config.get('debounceMs'), watchFiles: config.get('watchFiles'),
-        isolation: config.get('isolation') },
+      {
+        gradeOn: config.get('gradeOn'),
+        debounceMs: config.get('debounceMs'),
+        watchFiles: config.get('watchFiles'),
+        isolation: config.get('isolation'),
+        inlineValues: config.get('inlineValues'),
+      },
       perFolder,
     );
     for (const problem of problems.filter((p) => !this.warned.has(p))) {

@@ -11,6 +11,8 @@ export interface ServerSettings {
   problemPaths: string[];
   watchFiles: boolean;
   isolation: 'best' | 'strict';
+  /** The first failing case's values beside the code (inlay hints) and in the hover. */
+  inlineValues: boolean;
 }
 
 export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
@@ -19,6 +21,7 @@ export const DEFAULTS: Readonly<ServerSettings> = Object.freeze({
   problemPaths: [],
   watchFiles: true,
   isolation: 'best',
+  inlineValues: true,
 });
 
 /** One folder's `infrakata.problemPaths` (a resource-scoped setting). */
@@ -39,7 +42,7 @@ export interface Validated {
  * @param problemPaths each workspace folder's value; relative paths resolve against that folder.
  */
 export function validateSettings(
-  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown; isolation?: unknown },
+  window: { gradeOn?: unknown; debounceMs?: unknown; watchFiles?: unknown; isolation?: unknown; inlineValues?: unknown },
   problemPaths: ProblemPathsValue[],
 ): Validated {
   const problems: string[] = [];
@@ -55,6 +58,7 @@ export function validateSettings(
     debounceMs: pick('debounceMs', window.debounceMs, isDelay, 'use a whole number of milliseconds >= 0', DEFAULTS.debounceMs),
     watchFiles: pick('watchFiles', window.watchFiles, isBoolean, 'use true or false', DEFAULTS.watchFiles),
     isolation: pick('isolation', window.isolation, isIsolation, 'use "best" or "strict"', DEFAULTS.isolation),
+    inlineValues: pick('inlineValues', window.inlineValues, isBoolean, 'use true or false', DEFAULTS.inlineValues),
     problemPaths: [],
   };
   const seen = new Set<string>();

@@ -53,6 +53,15 @@ export function reportOutcomes(report: RunReport): ReportOutcomes {
   return { cases, fileError: { line: first ? Math.max(first.line - 1, 0) : entryLine, message } };
 }
 
+/**
+ * 0-based lines where the server shows a wrong output beside the expected one (inline values). A
+ * failure message placed there would cover it (VS Code draws it over the end of the line), so those
+ * messages stay in the Testing view, off the editor.
+ */
+export function inlineOutputLines(report: RunReport): Set<number> {
+  return new Set(report.cases.flatMap((c) => (c.values ?? []).filter((v) => v.kind === 'output').map((v) => v.line - 1)));
+}
+
 function caseOutcome(c: CaseResult, entryLine: number): CaseOutcome {
   const outcome = OUTCOMES[c.status] ?? 'errored';
   return {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { RunReport } from './report';
-import { CaseOutcome, FailureMessage, reportOutcomes } from './testResults';
+import { CaseOutcome, FailureMessage, inlineOutputLines, reportOutcomes } from './testResults';
 
 export class KataTests implements vscode.Disposable {
   private readonly controller = vscode.tests.createTestController('infrakata', 'Kata');
@@ -66,14 +66,17 @@ export class KataTests implements vscode.Disposable {
   private apply(run: vscode.TestRun, uri: vscode.Uri, report: RunReport): void {
     const file = this.fileItem(uri, report);
     const outcomes = reportOutcomes(report);
+    // A failure on a line where the inline values show the output stays off the editor: VS Code
+    // would draw its message (at the case's line) over the end of that line, over the values.
+    const covered = inlineOutputLines(report);
     const items = outcomes.cases.map((c) => {
       const item = this.controller.createTestItem(`${file.id}#${c.id}`, c.label, uri);
-      item.range = new vscode.Range(c.line, 0, c.line, 0);
+      item.range = covered.has(c.line) ? undefined : new vscode.Range(c.line, 0, c.line, 0);
       return [item, c] as const;
     });
     file.children.replace(items.map(([item]) => item));
     for (const [item, c] of items) {
-      record(run, item, c, uri);
+      record(run, item, c, uri, !covered.has(c.line));
     }
     if (outcomes.fileError !== undefined) {
       run.errored(file, testMessage({ text: outcomes.fileError.message }, uri, outcomes.fileError.line));
@@ -90,24 +93,27 @@ export class KataTests implements vscode.Disposable {
   }
 }
 
-function record(run: vscode.TestRun, item: vscode.TestItem, c: CaseOutcome, uri: vscode.Uri): void {
+/** `inEditor`: the message also shows at its line in the editor. */
+function record(run: vscode.TestRun, item: vscode.TestItem, c: CaseOutcome, uri: vscode.Uri, inEditor: boolean): void {
   switch (c.outcome) {
     case 'passed':
       return run.passed(item, c.durationMs);
     case 'skipped':
       return run.skipped(item);
     case 'failed':
-      return run.failed(item, testMessage(c.message!, uri, c.line), c.durationMs);
+      return run.failed(item, testMessage(c.message!, uri, c.line, inEditor), c.durationMs);
     case 'errored':
-      return run.errored(item, testMessage(c.message!, uri, c.line), c.durationMs);
+      return run.errored(item, testMessage(c.message!, uri, c.line, inEditor), c.durationMs);
   }
 }
 
-function testMessage(message: FailureMessage, uri: vscode.Uri, line: number): vscode.TestMessage {
+function testMessage(message: FailureMessage, uri: vscode.Uri, line: number, inEditor = true): vscode.TestMessage {
   const m = message.expected !== undefined && message.actual !== undefined
     ? vscode.TestMessage.diff(message.text, message.expected, message.actual)
     : new vscode.TestMessage(message.text);
-  m.location = new vscode.Location(uri, new vscode.Position(line, 0));
+  if (inEditor) {
+    m.location = new vscode.Location(uri, new vscode.Position(line, 0));
+  }
   return m;
 }
 

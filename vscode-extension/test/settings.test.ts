@@ -8,19 +8,28 @@ describe('settings validation', () => {
   });
 
   it('passes valid values through', () => {
-    const { settings, problems } = validateSettings({ gradeOn: 'type', debounceMs: 0, watchFiles: false, isolation: 'strict' }, []);
+    const { settings, problems } = validateSettings(
+      { gradeOn: 'type', debounceMs: 0, watchFiles: false, isolation: 'strict', inlineValues: false },
+      [],
+    );
     assert.deepEqual(problems, []);
-    assert.deepEqual(settings, { gradeOn: 'type', debounceMs: 0, watchFiles: false, isolation: 'strict', problemPaths: [] });
+    assert.deepEqual(settings, {
+      gradeOn: 'type', debounceMs: 0, watchFiles: false, isolation: 'strict', inlineValues: false, problemPaths: [],
+    });
   });
 
   it('replaces each bad value by its default with a message naming the key and the fix', () => {
-    const { settings, problems } = validateSettings({ gradeOn: 'always', debounceMs: -5, watchFiles: 'yes', isolation: 'none' }, [{ folder: '/ws', value: 'problems' }]);
+    const { settings, problems } = validateSettings(
+      { gradeOn: 'always', debounceMs: -5, watchFiles: 'yes', isolation: 'none', inlineValues: 'off' },
+      [{ folder: '/ws', value: 'problems' }],
+    );
     assert.deepEqual(settings, { ...DEFAULTS, problemPaths: [] });
     assert.deepEqual(problems, [
       'infrakata.gradeOn: "always" is not valid; use "save" or "type". Using "save".',
       'infrakata.debounceMs: -5 is not valid; use a whole number of milliseconds >= 0. Using 400.',
       'infrakata.watchFiles: "yes" is not valid; use true or false. Using true.',
       'infrakata.isolation: "none" is not valid; use "best" or "strict". Using "best".',
+      'infrakata.inlineValues: "off" is not valid; use true or false. Using true.',
       'infrakata.problemPaths (in /ws): "problems" is not valid; use a list of folder or JSON file paths. Using [].',
     ]);
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { reportOutcomes } from '../src/testResults';
+import { inlineOutputLines, reportOutcomes } from '../src/testResults';
 import { kase, report } from './fixtures';
 
 describe('report -> Testing view', () => {
@@ -52,6 +52,21 @@ describe('report -> Testing view', () => {
       cases: [kase({ status: 'timeout', message: 'over 2 s' }), kase({ id: 2, status: 'memory', message: 'over 512 MB' }), kase({ id: 3, status: 'skipped' })],
     })).cases.map((c) => c.outcome);
     assert.deepEqual(outcomes, ['errored', 'errored', 'skipped']);
+  });
+
+  it('keeps failure messages off the lines where the inline values show the output', () => {
+    const output = { line: 6, kind: 'output' as const, name: 'return', label: 'out = 1.1, expected 0.1', detail: '' };
+    const argument = { line: 2, kind: 'argument' as const, name: 'x', label: '1.0', detail: '1.0' };
+    const lines = inlineOutputLines(report({
+      verdict: 'wrong_answer',
+      cases: [
+        kase({ id: 1, status: 'failed', line: 6, values: [argument, output] }),
+        kase({ id: 2, status: 'failed', line: 6 }),
+        kase({ id: 3, status: 'failed', line: 9 }),
+      ],
+    }));
+    assert.deepEqual([...lines], [5]); // 0-based: every case failing there, not line 9's nor the argument's
+    assert.equal(inlineOutputLines(report({ cases: [kase({ status: 'failed', line: 6 })] })).size, 0);
   });
 
   it('puts a case without a line on the entry point', () => {
