@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -143,14 +144,18 @@ def _counting(run: Callable[..., Any]) -> Callable[..., Any]:
 
 def _count_launches() -> None:
     """Every launch, `kernel[grid](...)` and an autotuner's or heuristics' alike, ends in `run` of a compiled
-    JITFunction (CUDA) or an InterpretedFunction (TRITON_INTERPRET=1, on the CPU)."""
+    JITFunction (CUDA) or, through the interpreter (TRITON_INTERPRET=1, on the CPU), an InterpretedFunction."""
     try:
-        from triton.runtime.interpreter import InterpretedFunction
         from triton.runtime.jit import JITFunction
     except ImportError:
         return  # no Triton here: nothing can launch, and a kernel problem says why when its solution imports it
-    for cls in (JITFunction, InterpretedFunction):
-        cls.run = _counting(cls.run)
+    kernels: list[type] = [JITFunction]
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        from triton.runtime.interpreter import InterpretedFunction
+
+        kernels.append(InterpretedFunction)
+    for cls in kernels:
+        cls.run = _counting(cls.run)  # type: ignore[attr-defined]
 
 
 def install(calls: tuple[str, ...], autograd: bool = True, count_launches: bool = False) -> None:
