@@ -138,16 +138,11 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
 
     importlib.import_module = guarded_import_module
 
-    def refusal(call: str) -> Callable[..., NoReturn]:
-        def refuse(*args: Any, **kwargs: Any) -> NoReturn:
-            raise ForbiddenError(f"call to '{call}' is forbidden in this problem")
-        return refuse
-
     table = dict(builtins.__dict__)
     table["__import__"] = guarded_import
     for call in calls:
         if call in table and call != "__import__":
-            table[call] = refusal(call)
+            table[call] = tripwires.refusal(call)
     return table
 
 
