@@ -456,10 +456,6 @@ class WorkerPool:
             if isinstance(event, Ready):
                 self.info = asdict(event)
                 self.isolation_layers = event.isolation
-                missing = missing_layers(event.isolation)
-                if missing:
-                    log.warning("sandbox: best available isolation; missing: %s",
-                                "; ".join(f"{m.name} ({m.detail})" for m in missing))
                 self._ready.set()
                 log.info("zygote: ready %s", event)
             elif isinstance(event, SpareStarted):
