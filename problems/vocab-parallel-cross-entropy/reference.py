@@ -26,7 +26,7 @@ def vocab_parallel_cross_entropy(logits, target, tp, pad_to=1, ignore_index=-100
     count = valid.sum()
     # d mean / d z = (softmax - one_hot) / count on the valid rows; each rank's part from its own shard.
     grads = []
-    for (start, end), s in zip(bounds, shards):
+    for (start, end), s in zip(bounds, shards, strict=True):
         g = torch.exp(s - global_max[:, None]) / sum_exp[:, None]
         rows = torch.arange(n)[valid & (target >= start) & (target < end)]
         g[rows, target[rows] - start] -= 1.0

@@ -1,6 +1,3 @@
-import torch
-
-
 def merged_running_stats(shards: list, correction: int = 1):
     """Running mean and variance kept per rank, then merged across ranks in a tree.
 
