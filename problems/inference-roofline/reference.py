@@ -17,7 +17,8 @@ def inference_roofline(model: dict, batch: int, prompt_len: int, gen_len: int, p
     # Prefill: every prompt position through the body, the head only at the last position (the one
     # that samples the first token); position i attends to i + 1 positions; its K and V are written.
     tokens = batch * prompt_len
-    prefill_flops = 2 * body * tokens + 2 * head * batch + attention_per_pair * batch * prompt_len * (prompt_len + 1) // 2
+    prefill_flops = (2 * body * tokens + 2 * head * batch
+                     + attention_per_pair * batch * prompt_len * (prompt_len + 1) // 2)
     ttft, prefill_bound = seconds(prefill_flops, weights + kv_per_position * tokens)
     # Decode: step s feeds the token sampled last; it reads the cache of the positions before it.
     steps, bounds = [], []

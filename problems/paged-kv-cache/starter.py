@@ -1,6 +1,3 @@
-import torch
-
-
 def paged_kv_cache(num_blocks: int, block_size: int, dim: int, ops: list) -> dict:
     """A paged KV cache: a pool of num_blocks blocks of block_size rows of dim float32 values, a block
     table per sequence, a free queue, reference counts and copy on write.
