@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The prepared check for a CUDA machine (e.g. an H200 lent for a few minutes): the GPU tests of our
 # Triton kernels and of the benchmark's gate, then `kata bench --json` for every kernel problem,
-# each result checked for plausibility (correct, figures present, at most the copy roofline,
-# faster than the eager reference).
+# each result checked for plausibility (correct, figures present, at most the copy roofline for the
+# GB/s problems, faster than the eager reference).
 #
 # Installs nothing: it uses the machine's python3 (PyTorch with CUDA, Triton, pytest,
 # pytest-timeout, rich) and puts this checkout on PYTHONPATH as the `infrakata` package.
 # Writes pytest.log, bench-<slug>.json / .txt / .err and summary.txt to $OUT (else ./gpu-check-out).
 #
-#   bash benchmarks/gpu_check.sh                                  # all five kernel problems
+#   bash benchmarks/gpu_check.sh                                  # every kernel problem
 #   KATA_PROBLEMS="fused-row-softmax fused-rmsnorm" bash benchmarks/gpu_check.sh
 #   PYTHON=/opt/torch/.venv/bin/python3 bash benchmarks/gpu_check.sh
 #
@@ -24,8 +24,9 @@ declare -A KERNEL=(
   [blockwise-absmax-quant]=absmax_quant.py
   [fused-rmsnorm]=rmsnorm.py
   [fused-swiglu]=swiglu.py
+  [tiled-matmul]=matmul.py
 )
-PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit}"
+PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul}"
 mkdir -p "$OUT"
 cd "$REPO" || exit 2
 
@@ -66,18 +67,20 @@ try:
     r = json.load(open(path))
 except ValueError as error:
     sys.exit(f"no JSON from kata bench ({error}); see {path[:-5]}.err")
+unit = r["unit"]  # the JSON's *_gbps fields hold the problem's unit: GB/s, or TFLOP/s for a matmul
 for s in r["shapes"]:
     if s["kind"] == "timed":
-        print(f"  {str(tuple(s['shape'])):<18} {s['ms']:>9.4f} ms {s['gbps']:>9.1f} GB/s   reference {s['reference_ms']:.4f} ms")
-print(f"  {r['problem']}: correct={r['correct']} geomean={r['geomean_gbps']} GB/s roofline={r['roofline_gbps']} "
+        print(f"  {str(tuple(s['shape'])):<18} {s['ms']:>9.4f} ms {s['gbps']:>9.1f} {unit}   reference {s['reference_ms']:.4f} ms")
+print(f"  {r['problem']}: correct={r['correct']} geomean={r['geomean_gbps']} {unit} roofline={r['roofline_gbps']} "
       f"fraction={r['fraction_of_roofline']} speedup={r['speedup_vs_reference']} on {r['device']} ({seconds} s)")
 problems = []
+memory_bound = unit == "GB/s"  # only those have a roofline: the copy bandwidth measured in the run
 if not r["correct"]:
     problems.append(f"rejected: {r['gate_message']}")
-elif r["geomean_gbps"] is None or r["roofline_gbps"] is None:
+elif r["geomean_gbps"] is None or (memory_bound and r["roofline_gbps"] is None):
     problems.append("no figures on a CUDA machine")
 else:
-    if not 0 < r["fraction_of_roofline"] <= 1.10:
+    if memory_bound and not 0 < r["fraction_of_roofline"] <= 1.10:
         problems.append(f"fraction of the roofline {r['fraction_of_roofline']} is not in (0, 1.1]")
     if not r["speedup_vs_reference"] > 1:
         problems.append(f"not faster than the eager reference ({r['speedup_vs_reference']}x)")

@@ -345,7 +345,7 @@ def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(diagnosis.to_dict(), ensure_ascii=False, indent=2))
     else:
-        Console(highlight=False).print(escape(format_diagnosis(diagnosis)))
+        Console(highlight=False, soft_wrap=True).print(escape(format_diagnosis(diagnosis)))
     return 0 if not diagnosis.missing else 1
 
 

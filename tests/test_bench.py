@@ -32,6 +32,7 @@ OURS = {
     "blockwise-absmax-quant": "absmax_quant.py",
     "fused-rmsnorm": "rmsnorm.py",
     "fused-swiglu": "swiglu.py",
+    "tiled-matmul": "matmul.py",
 }
 # A timed shape the interpreter can afford that is past what a "right only on small inputs" cheat
 # handles (2**20 parameters); on CUDA the problem's own timed shapes play this part.
@@ -68,7 +69,10 @@ def test_gate_rejects_every_wrong_solution(pool, problem, path):
     assert not report.correct, f"{path.name} passed the benchmark gate"
     assert report.geomean is None
     assert WHY.get(path.name, "") in report.gate_message
-    assert report.shapes[-1].check == report.gate_message  # the failing shape is listed with the reason
+    if report.shapes:
+        assert report.shapes[-1].check == report.gate_message  # the failing shape is listed with the reason
+    else:  # refused before anything ran (a forbidden call), on its line
+        assert report.gate_message.startswith(f"line {report.line}: ") and "forbidden" in report.gate_message
 
 
 # What the gate says about each cheat: the user must learn what was caught.

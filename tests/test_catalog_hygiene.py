@@ -20,8 +20,9 @@ REPO = Path(__file__).resolve().parents[1]
 # The katas whose answer is a closed form: each has a simulation.py that check-problems holds against it.
 FORMULA_KATAS = {
     "activation-checkpointing-sqrt-memory", "adam-optimizer-memory-bytes", "arithmetic-intensity",
-    "compute-optimal-budget", "fsdp-sharded-memory", "kv-cache-memory", "mixed-precision-training-memory",
-    "model-flops-utilization", "pipeline-bubble", "training-compute-budget", "training-flops-per-token",
+    "compute-optimal-budget", "fsdp-sharded-memory", "inference-memory-budget", "inference-roofline",
+    "kv-cache-memory", "mixed-precision-training-memory", "model-flops-utilization", "parallel-plan-memory",
+    "pipeline-bubble", "ring-vs-tree-all-reduce", "training-compute-budget", "training-flops-per-token",
     "transformer-activation-memory", "zero-memory-ledger",
 }
 
@@ -53,7 +54,7 @@ def test_tag_memory_finds_every_memory_kata_and_case_does_not_matter(kata):
     code, out = kata("list", "--json")
     listed = json.loads(out)
     memory_area = {p["slug"] for p in listed if p["category"] == "Memory"}
-    assert len(memory_area) == 7
+    assert len(memory_area) == 11
     for spelling in ("memory", "Memory"):
         code, out = kata("list", "--json", "--tag", spelling)
         assert code == 0 and {p["slug"] for p in json.loads(out)} >= memory_area

@@ -26,6 +26,7 @@ from infrakata.core.runner import tolerance_of  # noqa: E402
 from infrakata.kernels import adamw8bit  # noqa: E402
 from infrakata.kernels.absmax_quant import blockwise_absmax_quant  # noqa: E402
 from infrakata.kernels.adamw8bit import quantized_adamw_step  # noqa: E402
+from infrakata.kernels.matmul import linear  # noqa: E402
 from infrakata.kernels.rmsnorm import rmsnorm  # noqa: E402
 from infrakata.kernels.softmax import softmax_rows  # noqa: E402
 
@@ -36,6 +37,7 @@ KERNELS = {
     "fused-row-softmax": softmax_rows,
     "blockwise-absmax-quant": blockwise_absmax_quant,
     "fused-rmsnorm": rmsnorm,
+    "tiled-matmul": linear,
 }
 
 
@@ -156,6 +158,11 @@ SIGNATURES = {
     "rmsnorm._rmsnorm_kernel": (
         dict(x_ptr="*bf16", weight_ptr="*bf16", out_ptr="*i16", columns="i32", eps="fp32", BLOCK="constexpr"),
         {"BLOCK": 8192}, True),
+    "matmul._matmul_kernel": (
+        dict(a_ptr="*fp16", b_ptr="*fp16", c_ptr="*fp32", M="i32", N="i32", K="i32", stride_am="i32",
+             stride_ak="i32", stride_bk="i32", stride_bn="i32", stride_cm="i32", stride_cn="i32",
+             BLOCK_M="constexpr", BLOCK_N="constexpr", BLOCK_K="constexpr", GROUP_M="constexpr"),
+        {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8}, True),
     "absmax_quant._absmax_quant_kernel": (
         dict(x_ptr="*fp32", codes_ptr="*i8", absmax_ptr="*fp32", dequantized_ptr="*fp32", n="i32", blocks="i32",
              inv_qmax="fp32", BLOCK="constexpr", GROUP="constexpr"), {"BLOCK": 256, "GROUP": 8}, False),

@@ -31,6 +31,7 @@ class SharedTensor:
     offset: int
     nbytes: int
     shape: tuple[int, ...]
+    stride: tuple[int, ...]  # as the argument had them: a transpose reaches the solution as a transpose
     dtype: str  # e.g. "float32"
     requires_grad: bool = False
 
@@ -73,12 +74,17 @@ class InputArena:
     def _place(self, value: Any) -> Any:
         """`value` with each tensor in it replaced by where its bytes are put in the arena."""
         if type(value) is torch.Tensor:
-            data = value.detach().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
+            tensor = value.detach()
+            # The span of its storage it reaches, copied as it lies, so that its strides hold in the arena.
+            first = tensor.storage_offset()
+            span = 1 + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride(), strict=True)) \
+                if tensor.numel() else 0
+            data = torch.as_strided(tensor, (span,), (1,), first).contiguous().view(torch.uint8).numpy().tobytes()
             offset = -(-self._size // ALIGN) * ALIGN
             self._chunks.append((offset, data))
             self._size = offset + len(data)
-            return SharedTensor(offset, len(data), tuple(value.shape), str(value.dtype).removeprefix("torch."),
-                                value.requires_grad)
+            return SharedTensor(offset, len(data), tuple(tensor.shape), tuple(tensor.stride()),
+                                str(tensor.dtype).removeprefix("torch."), value.requires_grad)
         if isinstance(value, (tuple, list)):
             items = [self._place(v) for v in value]
             return tuple(items) if isinstance(value, tuple) else items
@@ -136,7 +142,7 @@ def _materialize(value: Any, memory: mmap.mmap, copy: bool = False) -> Any:
     if isinstance(value, SharedTensor):
         raw = torch.frombuffer(memory, dtype=torch.uint8, count=value.nbytes, offset=value.offset) \
             if value.nbytes else torch.empty(0, dtype=torch.uint8)
-        tensor = raw.view(getattr(torch, value.dtype)).reshape(value.shape)
+        tensor = raw.view(getattr(torch, value.dtype)).as_strided(value.shape, value.stride, 0)
         if copy:
             tensor = tensor.clone()
         return tensor.requires_grad_() if value.requires_grad and tensor.is_floating_point() else tensor

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -374,9 +375,13 @@ class Worker:
 
 
 def read_reply(frame: bytes) -> Reply:
-    """A worker's frame as a Reply, or ProtocolError: whatever the bytes, nothing else is raised."""
+    """A worker's frame as a Reply, or ProtocolError: whatever the bytes, nothing else is raised (nor
+    printed: torch.load warns of odd pickles, which hostile bytes are)."""
     try:
-        return reply_from_wire(decode_untrusted(frame))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            raw = decode_untrusted(frame)
+        return reply_from_wire(raw)
     except ProtocolError:
         raise
     except Exception as error:  # noqa: BLE001 - torch.load's refusals, and whatever else hostile bytes cause
@@ -457,10 +462,6 @@ class WorkerPool:
             if isinstance(event, Ready):
                 self.info = asdict(event)
                 self.isolation_layers = event.isolation
-                missing = missing_layers(event.isolation)
-                if missing:
-                    log.warning("sandbox: best available isolation; missing: %s",
-                                "; ".join(f"{m.name} ({m.detail})" for m in missing))
                 self._ready.set()
                 log.info("zygote: ready %s", event)
             elif isinstance(event, SpareStarted):
