@@ -94,8 +94,13 @@ def test_the_reference_runs_without_tripwires(runner):
     assert as_learner.verdict == "forbidden"
 
 
-@pytest.mark.parametrize("problem,path", [(p, c) for p, c in CHEATS
-                                          if expected_verdict(c) in ("forbidden", "memory_limit_exceeded")],
+# The katas whose shortcuts used to be accepted with right answers (issue 15's review), now refused by a rule.
+RULED = {"logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward", "flash-attention-forward",
+         "fused-row-softmax", "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant"}
+
+
+@pytest.mark.parametrize("problem,path", [(p, c) for p, c in CHEATS if p.slug in RULED
+                                          and expected_verdict(c) in ("forbidden", "memory_limit_exceeded")],
                          ids=lambda x: getattr(x, "slug", None) or x.name)
 def test_each_refused_shortcut_is_right_without_the_katas_rules(runner, problem, path):
     """A cheat refused by a tripwire, a launch count or a memory cap computes the right answer: graded as
