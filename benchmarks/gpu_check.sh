@@ -2,7 +2,7 @@
 # The prepared check for a CUDA machine (e.g. an H200 lent for a few minutes): the GPU tests of our
 # Triton kernels and of the benchmark's gate, then `kata bench --json` for every kernel problem,
 # each result checked for plausibility (correct, figures present, at most the copy roofline for the
-# GB/s problems, faster than the eager reference).
+# GB/s problems, faster than the eager reference, at or above the problem's performance gate).
 #
 # Installs nothing: it uses the machine's python3 (PyTorch with CUDA, Triton, pytest,
 # pytest-timeout, rich) and puts this checkout on PYTHONPATH as the `infrakata` package.
@@ -73,6 +73,7 @@ for s in r["shapes"]:
         print(f"  {str(tuple(s['shape'])):<18} {s['ms']:>9.4f} ms {s['gbps']:>9.1f} {unit}   reference {s['reference_ms']:.4f} ms")
 print(f"  {r['problem']}: correct={r['correct']} geomean={r['geomean_gbps']} {unit} roofline={r['roofline_gbps']} "
       f"fraction={r['fraction_of_roofline']} speedup={r['speedup_vs_reference']} on {r['device']} ({seconds} s)")
+print(f"  performance: {r.get('performance')} (the gate: {r.get('gate')})")
 problems = []
 memory_bound = unit == "GB/s"  # only those have a roofline: the copy bandwidth measured in the run
 if not r["correct"]:
@@ -84,6 +85,8 @@ else:
         problems.append(f"fraction of the roofline {r['fraction_of_roofline']} is not in (0, 1.1]")
     if not r["speedup_vs_reference"] > 1:
         problems.append(f"not faster than the eager reference ({r['speedup_vs_reference']}x)")
+    if r.get("performance") == "below_gate":  # our kernel must clear the gate the problem sets
+        problems.append(f"correct, below the gate ({r['gate']})")
 if problems:
     sys.exit("  FAILED: " + "; ".join(problems))
 EOF

@@ -14,6 +14,11 @@ It follows the seed verifier (shared/seeds/quantized_adamw_verifier.py) and adds
 - The device's own copy bandwidth, measured in the same run, is the roofline; a figure above it
   (beyond a 10% margin: a tuned kernel can edge past torch's copy) is impossible for a memory-bound
   kernel and rejects the run. The eager reference is timed the same way, for a speedup.
+- The performance gate (`[benchmark.gate]` in problem.toml): a correct kernel is accepted at a
+  fraction of the roofline, or a speedup over the eager reference, and "correct, below the gate"
+  under it. Without CUDA there is no figure to hold to it: the gate is skipped, and said so.
+- A problem whose calls must launch a Triton kernel ([grading] triton_launch) is refused at the
+  first right answer whose call launched none.
 
 The reference, the roofline and the expected outputs come from a second worker that runs only
 trusted code (reference.py, cases.py, benchtime); this process never touches the GPU and never
@@ -38,8 +43,8 @@ from typing import Any
 from . import history, static
 from .compare import Comparison
 from .limits import COPY_TIMEOUT_S
-from .problem import Benchmark, Problem
-from .results import GradingError, error_case
+from .problem import Benchmark, Gate, Problem
+from .results import NO_LAUNCH_MESSAGE, GradingError, error_case
 from .runner import tolerance_of
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .workers import reference_filename, solution_spec
@@ -90,6 +95,14 @@ class BenchReport:
     best: float | None = None  # the best figure recorded for this problem on this device
     notes: list[str] = field(default_factory=list)
     cancelled: bool = False
+    gate: str = ""  # the problem's performance gate, in words ("50% of the copy roofline"), or ""
+    # Against the gate, once correct: "accepted", "below_gate", or "skipped" (no GPU figure to hold to it).
+    # None: not correct, or the problem has no gate (then a correct run is accepted).
+    performance: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.correct and self.performance != "below_gate"
 
     @property
     def fraction_of_roofline(self) -> float | None:
@@ -177,7 +190,29 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
         report.reference = geomean([session.throughput(shape, reference_ms) for shape, _, reference_ms in timed])
         if workspace is not None:
             report.best = record_best(workspace, report)
+    judge_performance(report, problem.benchmark.gate)
     return report
+
+
+def gate_words(gate: Gate) -> str:
+    return f"{gate.roofline:.0%} of the copy roofline" if gate.roofline is not None else \
+        f"{gate.speedup:g}x the eager reference"
+
+
+def judge_performance(report: BenchReport, gate: Gate | None) -> None:
+    """Hold a correct run's figures to the problem's gate: set `performance`, and say why when skipped."""
+    if gate is None or not report.correct:
+        return
+    report.gate = gate_words(gate)
+    measured = report.fraction_of_roofline if gate.roofline is not None else report.speedup_vs_reference
+    if measured is None:
+        report.performance = "skipped"
+        why = "it needs a CUDA GPU" if report.geomean is None else "the copy roofline was not measured"
+        report.notes.append(f"the performance gate ({report.gate}) was skipped: {why}")
+        return
+    threshold = gate.roofline if gate.roofline is not None else gate.speedup
+    report.performance = "accepted" if threshold is not None and measured >= threshold else "below_gate"
+
 
 
 class _Session:
@@ -259,6 +294,8 @@ class _Session:
                 repetition = f", repetition {index + 1} of {len(seeds)}" if len(seeds) > 1 else ""
                 raise Rejected(f"{where}{repetition}, the call on seed {seed}'s inputs{warmed if index == 0 else ''}: "
                                f"{comparison.message}")
+            if self.problem.grading.triton_launch and not outcome.launches:  # right, but not a kernel
+                raise Rejected(f"{where}: {NO_LAUNCH_MESSAGE}")
             if timed:
                 within_host_clock(rep, host_ms, overhead_ms, where)
             reps.append(rep)
@@ -399,11 +436,23 @@ def bench_to_dict(report: BenchReport) -> dict[str, Any]:
         "fraction_of_roofline": _round(report.fraction_of_roofline, 4),
         "reference_gbps": _round(report.reference), "speedup_vs_reference": _round(report.speedup_vs_reference),
         "best_gbps": _round(report.best), "notes": report.notes, "cancelled": report.cancelled,
+        "gate": report.gate or None, "performance": report.performance, "accepted": report.accepted,
     }
 
 
 def _or_dash(value: float | None, spec: str) -> str:
     return "-" if value is None else format(value, spec)
+
+
+def performance_line(report: BenchReport) -> str:
+    """`accepted: 3082.0 GB/s, 78.2% of roofline`, or `correct, below the gate: ...`, with the gate."""
+    figure = f"{report.geomean:.1f} {report.unit}" if report.geomean is not None else "-"
+    if report.fraction_of_roofline is not None:
+        figure += f", {100 * report.fraction_of_roofline:.1f}% of roofline"
+    if report.speedup_vs_reference is not None:
+        figure += f", {report.speedup_vs_reference:.2f}x eager"
+    verdict = "accepted" if report.performance == "accepted" else "correct, below the gate"
+    return f"{verdict}: {figure} (the gate: {report.gate})"
 
 
 def format_bench(report: BenchReport) -> str:
@@ -412,6 +461,8 @@ def format_bench(report: BenchReport) -> str:
     if not report.correct:
         lines.append(f"rejected: {report.gate_message}")
     else:
+        if report.performance in ("accepted", "below_gate"):
+            lines.append(performance_line(report))
         checked = ", ".join(str(s.shape) for s in report.shapes if s.kind == "correctness")
         lines.append(f"correct: {report.gate_message} ({checked})")
     timed = [s for s in report.shapes if s.ms is not None]

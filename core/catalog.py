@@ -21,7 +21,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from .kinds import CodestarSource, NativeSource
 from .limits import Limits
-from .problem import Benchmark, Case, EquivalentMutant, Grading, Problem
+from .problem import Benchmark, Case, EquivalentMutant, Gate, Grading, Problem
 
 BUNDLED = Path(__file__).resolve().parent.parent / "problems"
 
@@ -219,6 +219,7 @@ def load_native(folder: Path) -> Problem:
 
     statement_path = folder / "README.md"
     starter_path = folder / "starter.py"
+    model = _model_solution(top, folder)
     return Problem(
         **metadata,
         grading=grading,
@@ -227,11 +228,21 @@ def load_native(folder: Path) -> Problem:
         statement_path=statement_path if statement_path.is_file() else None,
         reference_source=reference.read_text(encoding="utf-8"),
         starter=starter_path.read_text(encoding="utf-8") if starter_path.is_file() else "",
-        source=NativeSource(folder, inline),
+        source=NativeSource(folder, inline, model),
         equivalent_mutants=_equivalent_mutants(_Fields(top.get("mutants", dict, {}), toml_path, text, "mutants.")),
         builds_on=top.strings("builds_on"),
         **_learning_fields(top, folder),
     )
+
+
+def _model_solution(top: _Fields, folder: Path) -> Path | None:
+    """A solution within the kata's rules, graded by check-problems as a learner's: `model_solution`
+    (a path from the problem's folder: a kernel kata names our kernel in kernels/), else solution.py."""
+    named = top.get("model_solution", str, None)
+    path = folder / (named or "solution.py")
+    if named is not None and not path.is_file():
+        raise top.error("model_solution", f"names {path}, which is not a file")
+    return path if path.is_file() else None
 
 
 def _filled(text: str) -> bool:
@@ -291,17 +302,35 @@ def _grading(fields: _Fields) -> Grading:
         output_names=fields.strings("output_names"),
         device=fields.get("device", str, "cpu", lambda v: v in ("cpu", "cuda"), '"cpu" or "cuda"'),
         exact_types=fields.get("exact_types", bool, False),
+        autograd=fields.get("autograd", bool, True),
+        triton_launch=fields.get("triton_launch", bool, False),
     )
 
 
 def _benchmark(fields: _Fields) -> Benchmark:
+    unit = fields.get("unit", str, "GB/s", lambda v: v in ("GB/s", "TFLOP/s"), '"GB/s" or "TFLOP/s"')
+    gate_table = fields.get("gate", dict, None)
     return Benchmark(
-        unit=fields.get("unit", str, "GB/s", lambda v: v in ("GB/s", "TFLOP/s"), '"GB/s" or "TFLOP/s"'),
+        unit=unit,
         make_inputs=fields.get("make_inputs", str, "make_inputs"),
         work=fields.get("work", str, "work"),
         shapes=fields.shapes("shapes"),
         correctness_shapes=fields.shapes("correctness_shapes"),
+        gate=_gate(_Fields(gate_table, fields.path, fields.text, f"{fields.prefix}gate."), unit)
+        if gate_table is not None else None,
     )
+
+
+def _gate(fields: _Fields, unit: str) -> Gate:
+    roofline = fields.get("roofline", float, None, lambda v: 0 < v <= 1, "a fraction of the roofline in (0, 1]")
+    speedup = fields.get("speedup", float, None, lambda v: v > 0, "a positive factor over the eager reference")
+    if (roofline is None) == (speedup is None):
+        raise fields.error("roofline", "set exactly one of roofline (a fraction of the copy roofline) and speedup "
+                                       "(a factor over the eager reference)")
+    if roofline is not None and unit != "GB/s":
+        raise fields.error("roofline", f"a roofline gate needs unit = \"GB/s\" (the copy roofline bounds "
+                                       f"bandwidth, not {unit}): use speedup")
+    return Gate(roofline, speedup)
 
 
 def _inline_cases(top: _Fields, has_cases_py: bool) -> tuple[Case, ...]:

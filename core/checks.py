@@ -1,8 +1,11 @@
 """`kata check-problems`: the maintainers' check of every problem (and authors' of their codestar JSON).
 
 A problem passes when it loads, its reference is accepted, a simulation.py (a second, independent
-reference) agrees with it on every case, its starter is not accepted, each `wrong/` solution gets
-the verdict its header states, both statements exist (README.md with `## English` and `## 中文`)
+reference) agrees with it on every case, a solution within the kata's rules is accepted (the
+reference, graded as a learner's; or, where the reference uses what the kata forbids, a model
+solution, while the reference, its mutants and simulation.py are graded as the trusted code they
+are), every tripwire names something, its starter is not accepted, each `wrong/` and `wrong/cheats/`
+solution gets the verdict its header states, both statements exist (README.md with `## English` and `## 中文`)
 and say the same code, its tags are in the vocabulary, the katas it builds on come before it, and
 its cases are deterministic (`cases()` twice gives equal inputs). With --mutants, some case also
 rejects every mutant of the reference (core/mutants/).
@@ -53,8 +56,8 @@ def load_failure(error: ProblemError) -> ProblemCheck:
     return ProblemCheck(str(error.path), failures=[f"does not load: {error}"])
 
 
-def _grade(runner: Runner, problem: Problem, source: str, path: Path) -> str:
-    report = runner.run(problem, source, path)
+def _grade(runner: Runner, problem: Problem, source: str, path: Path, trusted: bool = False) -> str:
+    report = runner.run(problem, source, path, trusted=trusted)
     if report.accepted:
         return "accepted"
     first = next((c for c in report.cases if c.status != "passed"), None)
@@ -88,9 +91,24 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
     if kind_of(problem).vocabulary_tags:
         listed("tags", lambda: unknown_tags(problem))
 
+    model = kind_of(problem).model_solution(problem)
+    reference_path = problem.folder / "reference.py"
+
     def reference() -> str | None:
-        verdict = _grade(runner, problem, problem.reference_source, problem.folder / "reference.py")
-        return None if verdict == "accepted" else f"the reference is not accepted: {verdict}"
+        # Without a model solution, the reference shows that the kata's rules can be met: graded as a
+        # learner's. With one, it is graded as the trusted code it is (it may use what the kata forbids).
+        verdict = _grade(runner, problem, problem.reference_source, reference_path, trusted=model is not None)
+        if verdict == "accepted":
+            return None
+        if model is None and _grade(runner, problem, problem.reference_source, reference_path, trusted=True) \
+                == "accepted":
+            return (f"the reference breaks the kata's own rules ({verdict}): add solution.py, a model solution "
+                    f"within them, and the reference is graded as trusted code")
+        return f"the reference is not accepted: {verdict}"
+
+    def model_solution(path: Path) -> str | None:
+        verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path)
+        return None if verdict == "accepted" else f"{path.name}, the model solution, is not accepted: {verdict}"
 
     def starter() -> str | None:
         if not problem.starter.strip():
@@ -111,10 +129,13 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
         return None
 
     def simulation(path: Path) -> str | None:
-        verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path)
+        verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path, trusted=True)
         return None if verdict == "accepted" else f"simulation.py disagrees with the reference: {verdict}"
 
+    listed("tripwires name what they forbid", lambda: tripwire_gaps(problem))
     check("reference accepted", reference)
+    if model is not None:
+        check("model solution accepted within the kata's rules", functools.partial(model_solution, model))
     simulated = kind_of(problem).simulation(problem)
     if simulated is not None:
         check("simulation agrees with the reference", functools.partial(simulation, simulated))
@@ -162,6 +183,33 @@ def progression_gaps(problem: Problem, catalog: Mapping[str, Problem]) -> list[s
                 gaps.append(f"{problem.statement_path or toml}: the {language} section does not say that this kata "
                             f"builds on `{earlier}`")
     return gaps
+
+
+def tripwire_gaps(problem: Problem) -> list[str]:
+    """A message per dotted name of `forbidden_calls` whose module exists but which names nothing (a
+    misspelling would leave the call allowed at run time), or that no tripwire can be set on."""
+    from .sandbox import tripwires
+
+    gaps = []
+    for name in problem.forbidden_calls:
+        try:
+            target = tripwires.resolve(name)
+        except LookupError as error:
+            gaps.append(f"{_where(problem, name)}: forbidden_calls: {error}: fix the spelling, or write the alias "
+                        f"the static check should see (`F.softmax`) without a module's name in front")
+            continue
+        if target is not None and not tripwires.wirable(target):
+            gaps.append(f"{_where(problem, name)}: forbidden_calls: '{name}' cannot carry a tripwire (it is defined "
+                        f"in torch's C extension): name it where Python defines it (`torch.Tensor.x`, not "
+                        f"`torch._C.TensorBase.x`)")
+    return gaps
+
+
+def _where(problem: Problem, text: str) -> str:
+    toml = problem.folder / "problem.toml"
+    content = toml.read_text(encoding="utf-8") if toml.is_file() else ""
+    at = content.find(f'"{text}"')
+    return f"{toml}:{content.count(chr(10), 0, at) + 1}" if at >= 0 else str(problem.source_path)
 
 
 VOCABULARY = "tags.toml"

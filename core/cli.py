@@ -413,7 +413,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
         raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
     result = run_benchmark(problem, source, path, WorkerPool.shared(), workspace=ctx.workspace)
     print(json.dumps(bench_to_dict(result), ensure_ascii=False) if args.json else format_bench(result))
-    return EXIT_ACCEPTED if bench_to_dict(result)["correct"] else EXIT_REJECTED
+    return EXIT_ACCEPTED if result.accepted else EXIT_REJECTED
 
 
 def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:

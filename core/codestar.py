@@ -87,9 +87,9 @@ class _CaseLog(list[Any]):
 
 
 def run(problem: Problem, source: str, filename: str, pool: WorkerPool, cancel: CancelToken | None,
-        entry_line: int | None, values: bool = False) -> tuple[list[CaseResult], str]:
+        entry_line: int | None, values: bool = False, trusted: bool = False) -> tuple[list[CaseResult], str]:
     device = device_for(problem, pool)
-    spec = solution_spec(problem, source, filename, calls=CALLS_BACKSTOP, cuda=device == "cuda")
+    spec = solution_spec(problem, source, filename, calls=CALLS_BACKSTOP, cuda=device == "cuda", trusted=trusted)
     if problem.grading.device == "cuda":
         # A kernel problem's reference runs where the solution does, in a worker of its own.
         with ReferenceWorker(problem, pool, device, CALLS_BACKSTOP) as reference:

@@ -32,6 +32,7 @@ class NativeSource:
 
     folder: Path
     inline_cases: tuple[Case, ...] = ()
+    model_solution: Path | None = None  # a solution within the kata's rules (problems/FORMAT.md)
     kind: ClassVar[str] = "native"
 
     @property
@@ -67,10 +68,12 @@ class ProblemKind(Protocol):
         """Raises catalog.ProblemError naming the file, the field and the line."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None, values: bool = False, stop_early: bool = False) -> tuple[list[CaseResult], str]:
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False) -> tuple[list[CaseResult], str]:
         """Grade a solution that passed the static checks: its cases, and what it printed. `values`:
         record those of the first failing case (core/values.py). `stop_early`: the first failing case
-        may end the run (where the kind runs its cases one by one)."""
+        may end the run (where the kind runs its cases one by one). `trusted`: graded as the reference
+        is, held to none of the kata's rules (core/workers.py solution_spec)."""
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         """Each case's inputs where the grader makes them, else [] (test_code makes its own)."""
@@ -91,6 +94,10 @@ class ProblemKind(Protocol):
     def simulation(self, problem: Problem) -> Path | None:
         """A second, independent reference (the system simulated step by step) that must agree with the
         first on every case, or None."""
+
+    def model_solution(self, problem: Problem) -> Path | None:
+        """A solution within the kata's rules, graded as a learner's, where the reference itself breaks
+        them (it calls what the kata forbids, or exceeds its memory cap); None: the reference is one."""
 
     def missing_statement(self, problem: Problem) -> str | None:
         """What is missing from the problem's statements (English and Chinese), or None."""
@@ -116,8 +123,9 @@ class Native:
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None, values: bool = False, stop_early: bool = False) -> tuple[list[CaseResult], str]:
-        return runner.run_cases(problem, source, filename, cancel, entry_line, values, stop_early)
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False) -> tuple[list[CaseResult], str]:
+        return runner.run_cases(problem, source, filename, cancel, entry_line, values, stop_early, trusted)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return runner.case_inputs(problem)
@@ -142,6 +150,9 @@ class Native:
     def simulation(self, problem: Problem) -> Path | None:
         path = problem.folder / "simulation.py"
         return path if path.is_file() else None
+
+    def model_solution(self, problem: Problem) -> Path | None:
+        return problem.source.model_solution if isinstance(problem.source, NativeSource) else None
 
     def missing_statement(self, problem: Problem) -> str | None:
         if problem.statement_path is None:
@@ -171,10 +182,11 @@ class Codestar:
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-            entry_line: int | None, values: bool = False, stop_early: bool = False) -> tuple[list[CaseResult], str]:
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False) -> tuple[list[CaseResult], str]:
         from . import codestar  # it opens workers, which ask this table for trusted modules
 
-        return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values)
+        return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values, trusted)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return []
@@ -192,6 +204,9 @@ class Codestar:
         return []
 
     def simulation(self, problem: Problem) -> Path | None:
+        return None
+
+    def model_solution(self, problem: Problem) -> Path | None:
         return None
 
     def missing_statement(self, problem: Problem) -> str | None:

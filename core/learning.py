@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import history
+from .kinds import kind_of
 from .problem import Problem
 from .statement import rendered
 
@@ -129,7 +130,8 @@ def next_hint_tier(problem: Problem, workspace: Path | None) -> int | None:
 
 @dataclass(frozen=True)
 class Solution:
-    """The editorial and the reference, or (locked) how far the learner got."""
+    """The editorial and the reference (with a model solution where the reference breaks the kata's
+    rules), or (locked) how far the learner got."""
 
     problem: str
     unlocked: bool
@@ -137,6 +139,7 @@ class Solution:
     reference: str = ""
     best_passed: int | None = None
     total: int | None = None
+    model: str = ""  # the model solution within the kata's rules (solution.py), where there is one
 
     def locked_message(self) -> str:
         best = ("no attempt yet" if self.best_passed is None
@@ -145,8 +148,10 @@ class Solution:
 
     def markdown(self) -> str:
         editorial = rendered(self.editorial.strip()) or "(no editorial for this problem yet)"
+        model = (f"\n## A solution within the kata's rules\n\n```python\n{self.model.rstrip()}\n```\n"
+                 if self.model else "")
         return (f"# {self.problem}: solution\n\n{editorial}\n\n## Reference\n\n```python\n"
-                f"{self.reference.rstrip()}\n```\n")
+                f"{self.reference.rstrip()}\n```\n{model}")
 
 
 def solution(problem: Problem, workspace: Path | None) -> Solution:
@@ -154,7 +159,9 @@ def solution(problem: Problem, workspace: Path | None) -> Solution:
     if mine is None or not mine["accepted"]:
         return Solution(problem.slug, False, best_passed=mine["best_passed"] if mine else None,
                         total=mine["total"] if mine else None)
-    return Solution(problem.slug, True, problem.editorial, problem.reference_source)
+    model = kind_of(problem).model_solution(problem)
+    return Solution(problem.slug, True, problem.editorial, problem.reference_source,
+                    model=model.read_text(encoding="utf-8") if model is not None else "")
 
 
 # -- progress and the way on -----------------------------------------------------------------

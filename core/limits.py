@@ -30,6 +30,7 @@ RSS_POLL_S = 0.1  # how often the grader checks a CUDA worker's resident size
 CUDA_START_S = 20.0
 COPY_TIMEOUT_S = 120.0  # the benchmark's measurement of the device's copy bandwidth (trusted code)
 BENCH_GRACE_S = 60.0  # per benchmark shape, on top of its calls: making fresh inputs, the reference's check
+TRUSTED_MEMORY_MB = 4096  # host memory a trusted worker may add, at least: a bound against a broken problem
 CPU_BACKSTOP_S = 30  # RLIMIT_CPU over the calls' wall time: the wall clock is what decides
 
 
@@ -59,11 +60,13 @@ class Limits:
 
     def worker(self, calls: int, cuda: bool, trusted: bool = False) -> WorkerLimits:
         """The limits of a worker that will make up to `calls` calls, on CUDA or not. A trusted worker
-        (the reference's) is not held to the learner's device-memory limit: the eager reference of a
-        kernel problem materialises what a fused kernel keeps in registers."""
+        (the reference's) is not held to the learner's memory limits: the eager reference of a kernel
+        problem materialises what a fused kernel keeps in registers, and a kata may set its host memory
+        low to rule out a method (flash attention's S x S scores) that its plain reference uses."""
+        memory_mb = max(self.memory_mb, TRUSTED_MEMORY_MB) if trusted else self.memory_mb
         return WorkerLimits(
-            reply_bytes=min(REPLY_LIMIT_BYTES, self.memory_mb * MIB + OUTPUT_LIMIT_BYTES),
-            memory_bytes=self.memory_mb * MIB,
+            reply_bytes=min(REPLY_LIMIT_BYTES, memory_mb * MIB + OUTPUT_LIMIT_BYTES),
+            memory_bytes=memory_mb * MIB,
             cpu_seconds=int(self.time_s * max(calls, 1)) + CPU_BACKSTOP_S,
             cuda=cuda,
             gpu_memory_bytes=self.gpu_memory_mb * MIB if cuda and not trusted else None,

@@ -36,6 +36,18 @@ class Grading:
     output_names: tuple[str, ...] = ()
     device: Device = "cpu"
     exact_types: bool = False  # outputs must have the reference's types (a statement fixes them)
+    # The technique, enforced in the solution's worker (core/sandbox/tripwires.py):
+    autograd: bool = True  # False: every backward pass is refused (a kata that derives gradients by hand)
+    triton_launch: bool = False  # True: each call must launch a Triton kernel (kernel katas)
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The performance a kernel must reach on a GPU to be accepted ([benchmark.gate]): a fraction of the
+    device's copy roofline (GB/s problems), or a speedup over the eager reference. At most one is set."""
+
+    roofline: float | None = None  # e.g. 0.5: at least 50% of the copy bandwidth measured in the same run
+    speedup: float | None = None  # e.g. 2.0: at least twice the eager reference's figure
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,7 @@ class Benchmark:
     work: str
     shapes: tuple[tuple[int, ...], ...]
     correctness_shapes: tuple[tuple[int, ...], ...]
+    gate: Gate | None = None  # None: the figures are reported, and any correct run is accepted
 
 
 @dataclass(frozen=True)

@@ -143,3 +143,13 @@ def error_case(index: int, name: str, outcome: CallResult, entry_line: int | Non
         message = f"{message}\n{error.traceback.rstrip()}"
     return CaseResult(index, name, status, outcome.time_ms, message,
                       (error.line if error and error.line else entry_line), cause=cause)
+
+
+NO_LAUNCH_MESSAGE = ("no Triton kernel was launched during the call: this kata grades a kernel of your own (a "
+                     "`@triton.jit` function launched as `kernel[grid](...)`); plain torch computes the same numbers, "
+                     "but it is not the exercise")
+
+
+def no_launch_case(index: int, name: str, outcome: CallResult, entry_line: int | None) -> CaseResult:
+    """A kernel kata's call that returned without launching a Triton kernel ([grading] triton_launch)."""
+    return CaseResult(index, name, "error", outcome.time_ms, NO_LAUNCH_MESSAGE, entry_line, cause="forbidden")

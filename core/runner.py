@@ -27,6 +27,7 @@ from .results import (
     RunReport,
     error_case,
     hide_expected,
+    no_launch_case,
     not_run_after_timeout,
     verdict_of,
     verdict_words,
@@ -151,37 +152,40 @@ class Runner:
     # -- a run ------------------------------------------------------------------------------
 
     def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None,
-            values: bool = False, stop_early: bool = False) -> RunReport:
+            values: bool = False, stop_early: bool = False, trusted: bool = False) -> RunReport:
         """Grade `source`. `values`: record the values of the first failing case (its arguments, the entry
         point's locals, the output beside the expected one) for the editor and `kata run --values`.
         `stop_early` stops at the first case that fails, which decides the verdict (`kata check-problems
-        --mutants`: one failing case kills a mutant)."""
+        --mutants`: one failing case kills a mutant). `trusted` grades problem code as the reference is
+        (`kata check-problems`: the reference, its mutants, simulation.py): held to none of the kata's
+        rules (forbidden names, tripwires, a Triton launch, the memory limit)."""
         started = time.perf_counter()
         self.pool.check_isolation()  # isolation "strict": no grading without every layer of the sandbox
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
         entry = static.find_entry_point(source, problem.entry_point)
         report = RunReport(problem=problem.slug, file=str(path), verdict="accepted", title=problem.title,
                            entry_line=entry[0] if entry else None)
-        report.findings = static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
+        report.findings = static.syntax_findings(source, filename) if trusted else \
+            static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
         if report.findings:
             report.verdict = "syntax_error" if report.findings[0].code == "syntax-error" else "forbidden"
             report.cases = [CaseResult(i, name, "skipped", message=f"not run: {verdict_words(report.verdict)}")
                             for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
             report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
-                                                               report.entry_line, values, stop_early)
+                                                               report.entry_line, values, stop_early, trusted)
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
 
     def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-                  entry_line: int | None, values: bool = False,
-                  stop_early: bool = False) -> tuple[list[CaseResult], str]:
+                  entry_line: int | None, values: bool = False, stop_early: bool = False,
+                  trusted: bool = False) -> tuple[list[CaseResult], str]:
         """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
-        spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda")
+        spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda", trusted=trusted)
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
         # The unchangeable tensor arguments, in memory this process reads after each call (on the CPU).
@@ -209,6 +213,8 @@ class Runner:
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
                 results.append(self._judge(problem, index, case, outcome, tolerance, entry_line, level))
+                if results[-1].status == "passed" and spec.count_launches and not outcome.launches:
+                    results[-1] = no_launch_case(index, case.name, outcome, entry_line)  # right, but not a kernel
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]

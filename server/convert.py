@@ -159,7 +159,8 @@ def benchmark_figure(result: dict[str, Any]) -> str:
     value = result.get("geomean_gbps")
     if value is None:
         return "correct; timing needs a CUDA GPU"
-    return f"{value:.4g} {result.get('unit', '')}".strip()
+    figure = f"{value:.4g} {result.get('unit', '')}".strip()
+    return f"{figure}: below the gate" if result.get("performance") == "below_gate" else figure
 
 
 def benchmark_lens_title(result: dict[str, Any] | None) -> str:

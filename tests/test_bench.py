@@ -19,7 +19,8 @@ import pytest
 import torch
 from infrakata.core import bench
 from infrakata.core.bench import BenchReport, Rejected, ShapeResult
-from infrakata.core.catalog import Catalog, expected_verdict
+from infrakata.core.catalog import Catalog, ProblemError, expected_verdict, load_native
+from infrakata.core.problem import Gate
 from infrakata.core.sandbox.pool import CancelToken
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,6 +81,7 @@ WHY = {
     "replays_cached_result.py": "correctness shape (7,), the call on seed 10's inputs (after 1 warm-up call",
     "small_shapes_only.py": "timed shape (513,)",
     "returns_lazy_tensor.py": "a torch.Tensor subclass (Deferred) was returned",
+    "eager_torch.py": "no Triton kernel was launched during the call",
 }
 
 
@@ -122,7 +124,10 @@ def test_kata_bench_json_on_the_cpu(tmp_path):
         ("geomean_gbps", "roofline_gbps", "fraction_of_roofline", "reference_gbps", "speedup_vs_reference"))
     assert [s["shape"] for s in data["shapes"]] == [[1, 1], [5, 7], [33, 1000], [8, 4096]]
     assert all(s["check"] == "passed" and s["gbps"] is None for s in data["shapes"])
+    # The performance gate has no figure to hold to: skipped, and said so; the run is still accepted.
+    assert (data["gate"], data["performance"], data["accepted"]) == ("50% of the copy roofline", "skipped", True)
     assert "throughput needs a CUDA GPU" in data["notes"][0]
+    assert data["notes"][1] == "the performance gate (50% of the copy roofline) was skipped: it needs a CUDA GPU"
 
 
 # -- the parent's checks on what a solution's process reports ---------------------------------------
@@ -191,6 +196,68 @@ def test_timed_report_as_text_and_json():
                                "gbps": 3000.0, "reference_ms": 12.5, "check": "passed"}]
 
 
+# -- the performance gate, judged from a report's figures (on a GPU they come from the timed run) ------
+
+@pytest.mark.parametrize("geomean,gate,performance,line", [
+    (3000.0, Gate(roofline=0.5), "accepted",
+     "accepted: 3000.0 GB/s, 75.0% of roofline, 7.50x eager (the gate: 50% of the copy roofline)"),
+    (1500.0, Gate(roofline=0.5), "below_gate",
+     "correct, below the gate: 1500.0 GB/s, 37.5% of roofline, 3.75x eager (the gate: 50% of the copy roofline)"),
+    (3000.0, Gate(speedup=4.0), "accepted", "accepted: 3000.0 GB/s, 75.0% of roofline, 7.50x eager (the gate: 4x "
+                                            "the eager reference)"),
+    (3000.0, Gate(speedup=10.0), "below_gate", "correct, below the gate: 3000.0 GB/s, 75.0% of roofline, 7.50x "
+                                               "eager (the gate: 10x the eager reference)"),
+])
+def test_a_correct_kernel_is_held_to_its_gate(geomean, gate, performance, line):
+    report = _timed_report(geomean)
+    bench.judge_performance(report, gate)
+    assert report.performance == performance and report.accepted == (performance == "accepted")
+    text = bench.format_bench(report).splitlines()
+    assert text[1] == line  # the verdict first, under the header
+    data = bench.bench_to_dict(report)
+    assert (data["performance"], data["accepted"], data["correct"]) == (performance, performance == "accepted", True)
+
+
+def test_exactly_at_the_gate_is_accepted():
+    report = _timed_report(2000.0)
+    bench.judge_performance(report, Gate(roofline=0.5))
+    assert report.performance == "accepted"
+
+
+def test_the_gate_is_skipped_without_figures_and_never_judges_a_rejected_run():
+    cpu = BenchReport("fused-row-softmax", "sol.py", "GB/s", device="cpu (Triton interpreter)", correct=True)
+    bench.judge_performance(cpu, Gate(roofline=0.5))
+    assert cpu.performance == "skipped" and cpu.accepted
+    assert "the performance gate (50% of the copy roofline) was skipped: it needs a CUDA GPU" in bench.format_bench(cpu)
+    rejected = BenchReport("fused-row-softmax", "sol.py", "GB/s", correct=False, gate_message="x")
+    bench.judge_performance(rejected, Gate(roofline=0.5))
+    assert rejected.performance is None and not rejected.accepted
+    ungated = _timed_report(10.0)
+    bench.judge_performance(ungated, None)
+    assert ungated.performance is None and ungated.accepted
+    assert "gate" not in bench.format_bench(ungated).splitlines()[1]
+
+
+@pytest.mark.parametrize("table,words", [
+    ("roofline = 0.5\nspeedup = 2.0\n", "set exactly one of roofline"),
+    ("", "set exactly one of roofline"),
+    ("roofline = 1.5\n", "a fraction of the roofline in (0, 1]"),
+])
+def test_a_malformed_gate_is_named_with_its_file_and_line(tmp_path, table, words):
+    source = CATALOG.problems["fused-row-softmax"].folder
+    folder = tmp_path / "fused-row-softmax"
+    folder.mkdir()
+    for name in ("reference.py", "cases.py", "README.md"):
+        (folder / name).write_text((source / name).read_text(encoding="utf-8"), encoding="utf-8")
+    toml = (source / "problem.toml").read_text(encoding="utf-8")
+    toml = toml[:toml.index("[benchmark.gate]")] + "[benchmark.gate]\n" + table
+    toml = toml.replace('model_solution = "../../kernels/softmax.py"\n', "")
+    (folder / "problem.toml").write_text(toml, encoding="utf-8")
+    with pytest.raises(ProblemError, match=re.escape(words)) as error:
+        load_native(folder)
+    assert str(folder / "problem.toml") in str(error.value)
+
+
 # -- on a GPU --------------------------------------------------------------------------------------
 
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
@@ -202,6 +269,7 @@ def test_cuda_figures_are_plausible(pool, tmp_path):
     assert len([s for s in report.shapes if s.kind == "timed"]) == len(problem.benchmark.shapes)
     assert 0 < report.fraction_of_roofline <= bench.ROOFLINE_SLACK
     assert report.speedup_vs_reference > 1
+    assert report.performance == "accepted", bench.format_bench(report)  # our kernel clears its own gate
     assert report.best == report.geomean
 
 

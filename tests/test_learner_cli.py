@@ -81,6 +81,17 @@ def test_the_solution_unlocks_only_after_acceptance_without_any_kata_toml(kata, 
     assert _progress(kata, work, "fixture-scale")["accepted"] is True  # survives: a new process reads it
 
 
+def test_the_solution_of_a_kata_whose_reference_breaks_its_rules_shows_the_model_solution_too(kata, tmp_path):
+    """adamw-step's reference is torch.optim itself, which the kata forbids: the learner also gets solution.py."""
+    model = (REPO / "problems" / "adamw-step" / "solution.py").read_text(encoding="utf-8")
+    (tmp_path / "adamw_step.py").write_text("# kata: adamw-step\n" + model)
+    assert kata("run", "adamw_step.py").returncode == 0
+    shown = kata("solution", "adamw-step")
+    assert shown.returncode == 0 and "torch.optim.AdamW(ps" in shown.stdout  # the reference
+    after = shown.stdout.split("A solution within the kata's rules", 1)
+    assert len(after) == 2 and "torch.lerp(m, g, 1 - beta1)" in after[1]
+
+
 def test_codestar_editorial_md_is_the_solution_of_a_codestar_problem(kata, tmp_path):
     (tmp_path / "double.py").write_text("# kata: fixture-codestar-double\ndef double(x):\n    return 2 * x\n")
     assert kata("run", "double.py").returncode == 0

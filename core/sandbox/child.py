@@ -23,13 +23,15 @@ import time
 import traceback
 import types
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from ..limits import MIB, WorkerLimits
-from . import trace
+from . import trace, tripwires
 from .arena import WorkerArena
 from .confine import Confinement, Spare
 from .protocol import CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
+from .tripwires import ForbiddenError
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
 SOLUTION_MODULE = "solution"
@@ -39,10 +41,6 @@ PR_SET_NAME = 15
 # What ps and /proc/PID/comm show of the sandbox's processes.
 ZYGOTE_NAME, SPARE_NAME, WORKER_NAME = b"kata-zygote", b"kata-spare", b"kata-worker"
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
-
-
-class ForbiddenError(ImportError):
-    """A forbidden module or call reached at run time."""
 
 
 def prctl(option: int, value: int | bytes) -> None:
@@ -140,16 +138,11 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
 
     importlib.import_module = guarded_import_module
 
-    def refusal(call: str) -> Callable[..., NoReturn]:
-        def refuse(*args: Any, **kwargs: Any) -> NoReturn:
-            raise ForbiddenError(f"call to '{call}' is forbidden in this problem")
-        return refuse
-
     table = dict(builtins.__dict__)
     table["__import__"] = guarded_import
     for call in calls:
         if call in table and call != "__import__":
-            table[call] = refusal(call)
+            table[call] = tripwires.refusal(call)
     return table
 
 
@@ -357,6 +350,8 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             load_module(qualified, filename, source)
         for name in spec.preload:
             importlib.import_module(name)
+        # Tripwires (core/sandbox/tripwires.py): after trusted code has loaded, before the solution does.
+        tripwires.install(spec.forbidden_calls, autograd=spec.autograd, count_launches=spec.count_launches)
         entry, load_error = load_solution(spec)
         _respond(from_child, Reply("ready" if load_error is None else "error", error=load_error))
         while (frame := read_frame_blocking(to_child)) is not None:
@@ -364,7 +359,9 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             if entry is None:
                 _respond(from_child, Reply("error", error=load_error, seq=request.seq))
                 continue
-            _respond(from_child, _call(entry, request, spec.filename, arena))
+            tripwires.launches()  # tripwires: the count comes back with the call that made the launches
+            reply = _call(entry, request, spec.filename, arena)
+            _respond(from_child, replace(reply, launches=tripwires.launches()))
     except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         traceback.print_exc()
     finally:

@@ -87,6 +87,7 @@ class CallResult:
     time_ms: float = 0.0
     output: str = ""
     recording: Recording | None = None  # issue 17: the returning line, the writes, the values (trace.py)
+    launches: int = 0  # Triton kernels the call launched, as the worker counted them (a teaching guard)
 
 
 class CancelToken:
@@ -248,7 +249,7 @@ class Worker:
             self.state = "ready"
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
-        result.time_ms = reply.time_ms or result.time_ms
+        result.time_ms, result.launches = reply.time_ms or result.time_ms, reply.launches
         result.recording = reply.recording  # issue 17
         if reply.status == "started":
             result.value = reply.value

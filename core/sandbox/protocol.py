@@ -50,6 +50,9 @@ class SolutionSpec:
     # because a worker may not read the problem's folder.
     problem_modules: tuple[tuple[str, str, str], ...] = ()
     trusted: bool = False  # the reference's worker: trusted code, run unconfined
+    # Tripwires (core/sandbox/tripwires.py), beside the dotted names of forbidden_calls:
+    autograd: bool = True  # False: the autograd engine refuses every backward pass
+    count_launches: bool = False  # each reply says how many Triton kernels its call launched
 
     @property
     def cuda(self) -> bool:
@@ -93,6 +96,9 @@ class Reply:
     time_ms: float = 0.0
     seq: int = 0  # the request's; the spec's replies (started, then ready or error) carry 0
     recording: Recording | None = None  # issue 17: the returning line, the writes, the values of a call
+    # Triton kernels the call launched (SolutionSpec.count_launches): the worker's own word, a teaching
+    # guard for kernel katas (docs/SECURITY.md), never proof.
+    launches: int = 0
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,7 @@ def reply_from_wire(raw: Any) -> Reply:
     _check(isinstance(raw["state"], dict), "state is not a dict")
     _check(type(raw["time_ms"]) in (int, float) and math.isfinite(raw["time_ms"]), "time_ms is not a number")
     _check(type(raw["seq"]) is int, "seq is not an int")
+    _check(type(raw["launches"]) is int and 0 <= raw["launches"] < 1 << 31, "launches is not a count")
     error = raw["error"]
     if error is not None:
         _check(isinstance(error, dict) and set(error) == {f.name for f in fields(ErrorInfo)}, "malformed error")
@@ -143,7 +150,8 @@ def reply_from_wire(raw: Any) -> Reply:
         recording = recording_from_wire(raw["recording"], clean_text)
     except ValueError as problem:
         raise ProtocolError(str(problem)) from None
-    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]), raw["seq"], recording)
+    return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]), raw["seq"], recording,
+                 raw["launches"])
 
 
 def started_from_wire(value: Any) -> Started:

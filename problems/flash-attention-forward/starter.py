@@ -15,6 +15,7 @@ def flash_attention_forward(q, k, v, causal, block_q, block_k):
     Returns (out, lse):
       out: [B, H, S, D] in q's dtype, softmax(scores) @ v
       lse: [B, H, S] fp32, the natural-log log-sum-exp of each row of scores (m + log l)
-    q, k, v must not be modified. torch.softmax and scaled_dot_product_attention are forbidden.
+    q, k, v must not be modified. torch.softmax, scaled_dot_product_attention and torch.logsumexp are
+    forbidden (by any name), and the S x S scores of the largest case do not fit its memory limit.
     """
     raise NotImplementedError

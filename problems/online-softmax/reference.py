@@ -1,12 +1,12 @@
 import torch
 
 
-def online_softmax_weighted_sum(logits: torch.Tensor, values: torch.Tensor,
-                                block_size: int) -> torch.Tensor:
-    # The truth is the plain (two-pass) softmax; the result does not depend on block_size.
-    row_max = logits.amax(dim=1, keepdim=True)
-    has_valid = torch.isfinite(row_max)
-    # Fully masked rows: shift by 0 so that exp(-inf) = 0 gives an all-zero row, not NaN.
-    p = torch.exp(logits - torch.where(has_valid, row_max, 0.0))
-    denom = p.sum(dim=1, keepdim=True)
-    return (p @ values) / torch.where(has_valid, denom, 1.0)
+def online_softmax_step(m: torch.Tensor, l: torch.Tensor, o: torch.Tensor, logits_block: torch.Tensor,
+                        values_block: torch.Tensor):
+    # One block of the online softmax: the state (m, l, o) of the columns seen so far, merged with the block.
+    m_new = torch.maximum(m, logits_block.amax(dim=1))
+    # A row that has seen only -inf keeps m = -inf: shift it by 0, so that exp(-inf - 0) = 0, not NaN.
+    shift = torch.where(torch.isinf(m_new), 0.0, m_new)
+    alpha = torch.exp(m - shift)  # the old terms' factor; 0 while nothing has been accumulated (m = -inf)
+    p = torch.exp(logits_block - shift[:, None])
+    return m_new, l * alpha + p.sum(dim=1), o * alpha[:, None] + p @ values_block

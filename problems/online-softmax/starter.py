@@ -1,20 +1,21 @@
 import torch
 
 
-def online_softmax_weighted_sum(logits: torch.Tensor, values: torch.Tensor,
-                                block_size: int) -> torch.Tensor:
-    """softmax(logits, dim=1) @ values, computed in one pass over blocks of columns.
+def online_softmax_step(m: torch.Tensor, l: torch.Tensor, o: torch.Tensor, logits_block: torch.Tensor,
+                        values_block: torch.Tensor):
+    """One step of the online softmax: the state of the columns seen so far, merged with the next block.
 
-    logits: [R, N]; -inf marks a masked position (never +inf or NaN)
-    values: [N, D], same dtype as logits
-    block_size: columns per block; the last block may be shorter
+    m: [R]     the running max of each row's logits so far (-inf while the row has seen no valid logit)
+    l: [R]     sum over the columns so far of exp(z - m) (0 while the row has seen no valid logit)
+    o: [R, D]  sum over the columns so far of exp(z - m) * v (0 while the row has seen no valid logit)
+    logits_block: [R, B]  the next B columns; -inf marks a masked position (never +inf or NaN)
+    values_block: [B, D]  their values; every tensor has one dtype
 
-    Visit the blocks logits[:, k*block_size:(k+1)*block_size] in order, keeping per row a running
-    max m, a running denominator sum(exp(z - m)) and a running numerator sum(exp(z - m) * v);
-    when m grows, rescale both by exp(m_old - m_new). A block may be fully masked, and so may a
-    whole row: such a row returns zeros.
+    When the block raises a row's max, what that row accumulated was measured against the old max:
+    rescale it by exp(m_old - m_new). While a row's max is still -inf, nothing has been accumulated
+    (exp(-inf - (-inf)) is NaN: handle that state explicitly).
 
-    Returns [R, D] in values' dtype. Must stay finite when every logit is shifted by +-1000.
-    logits and values must not be modified.
+    Returns (m, l, o) after the block: new tensors of the same shapes and dtype, finite wherever the row
+    has seen a valid logit, even when every logit is shifted by +-1000. No input may be modified.
     """
     raise NotImplementedError

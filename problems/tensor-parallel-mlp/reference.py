@@ -12,7 +12,4 @@ def tp_mlp_forward(x, w1, b1, w2, b2, tp: int):
     out = partials[0]
     for p in partials[1:]:
         out = out + p          # the all-reduce (sum)
-    out = out + b2
-    shapes = [{"w1": tuple(a.shape), "b1": tuple(b.shape), "w2": tuple(c.shape)}
-              for a, b, c in zip(w1_shards, b1_shards, w2_shards, strict=False)]
-    return out, shapes
+    return out + b2, partials

@@ -10,7 +10,8 @@ def tp_mlp_forward(x, w1, b1, w2, b2, tp: int):
     partial_i = gelu(x @ w1_i.T + b1_i) @ w2_i.T. Then out = sum_i partial_i + b2 (all-reduce,
     then the bias once). gelu is the exact (erf) GELU.
 
-    Return (out, shapes): out of shape [..., d_out] in x's dtype; shapes[i] =
-    {"w1": (h_i, d), "b1": (h_i,), "w2": (d_out, h_i)} for each of the tp ranks.
+    Return (out, partials): out of shape [..., d_out] in x's dtype; partials, a list of tp tensors,
+    partials[i] = rank i's output before the all-reduce, [..., d_out] in x's dtype (zeros for a rank
+    that owns no hidden unit).
     """
     raise NotImplementedError

@@ -1,11 +1,27 @@
 # expect: wrong_answer
-# why: the classic Triton padding bug, written in torch: the sum of squares is divided by the
-#      padded power-of-two block size instead of the row length, so rows of 5 or 1000 are scaled wrong
+# why: the classic Triton padding bug: the sum of squares is divided by the padded power-of-two block
+#      instead of the row length, so rows of 5 or 1000 are scaled wrong (rows of 1 or 4096 pass)
 import torch
+import triton
+import triton.language as tl
+
+from infrakata.kernels.bf16 import bf16_bits, bf16_bits_view
+
+
+@triton.jit
+def _rmsnorm_kernel(x_ptr, weight_ptr, out_ptr, columns, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < columns
+    x = tl.load(x_ptr + row * columns + offs, mask=mask, other=0.0).to(tl.float32)
+    weight = tl.load(weight_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    inv_rms = 1.0 / tl.sqrt_rn(tl.sum(x * x, axis=0) / BLOCK + eps)
+    tl.store(out_ptr + row * columns + offs, bf16_bits(x * inv_rms * weight), mask=mask)
 
 
 def rmsnorm(x, weight, eps=1e-6):
-    xf = x.float()
-    block = 1 << (x.shape[-1] - 1).bit_length()
-    inv_rms = torch.rsqrt(xf.pow(2).sum(dim=-1, keepdim=True) / block + eps)
-    return (xf * inv_rms * weight.float()).to(x.dtype)
+    x, weight = x.contiguous(), weight.contiguous()
+    out = torch.empty_like(x)
+    rows, columns = x.shape
+    _rmsnorm_kernel[(rows,)](x, weight, bf16_bits_view(out), columns, eps, BLOCK=triton.next_power_of_2(columns))
+    return out

@@ -1,13 +1,24 @@
 # expect: wrong_answer
-# why: the classic Triton masking bug, written in torch: the row is padded to a power of two with
-#      0 instead of -inf, so every padded lane adds exp(0 - max) to the denominator
+# why: the classic Triton masking bug: the lanes past the row's end are loaded as 0 instead of -inf,
+#      so every padded lane adds exp(0 - max) to the denominator (rows whose length is a power of two
+#      have no padding and pass)
 import torch
-import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _softmax_kernel(x_ptr, out_ptr, columns, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < columns
+    x = tl.load(x_ptr + row * columns + offs, mask=mask, other=0.0)
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * columns + offs, e / tl.sum(e, axis=0), mask=mask)
 
 
 def softmax_rows(x):
-    columns = x.shape[-1]
-    block = 1 << (columns - 1).bit_length()
-    padded = F.pad(x, (0, block - columns), value=0.0)
-    e = (padded - padded.amax(dim=-1, keepdim=True)).exp()
-    return (e / e.sum(dim=-1, keepdim=True))[:, :columns]
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    _softmax_kernel[(x.shape[0],)](x, out, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
+    return out

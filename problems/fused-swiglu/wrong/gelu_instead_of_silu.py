@@ -1,8 +1,28 @@
 # expect: wrong_answer
-# why: uses GELU (GeGLU) instead of SiLU: the two activations agree in shape, not in value
+# why: uses GELU (GeGLU, erf form) instead of SiLU: the two activations agree in shape, not in value
 #      (gelu(1) = 0.841, silu(1) = 0.731)
 import torch
+import triton
+import triton.language as tl
+
+from infrakata.kernels.bf16 import bf16_bits, bf16_bits_view
+
+BLOCK = 4096
+
+
+@triton.jit
+def _swiglu_kernel(gate_ptr, up_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    gate = tl.load(gate_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    up = tl.load(up_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+    out = 0.5 * gate * (1.0 + tl.math.erf(gate * 0.7071067811865476)) * up
+    tl.store(out_ptr + offs, bf16_bits(out), mask=mask)
 
 
 def fused_swiglu(gate, up):
-    return (torch.nn.functional.gelu(gate.float()) * up.float()).to(torch.bfloat16)
+    gate, up = gate.contiguous(), up.contiguous()
+    out = torch.empty_like(gate)
+    n = gate.numel()
+    _swiglu_kernel[(triton.cdiv(n, BLOCK),)](gate, up, bf16_bits_view(out), n, BLOCK=BLOCK)
+    return out

@@ -1,19 +1,11 @@
 # expect: wrong_answer
-# why: tracks the running max but does not rescale the old denominator and numerator by
-#      exp(m_old - m_new) when the max grows, so earlier blocks keep weights relative to a
-#      stale max (the lab's row gives 20 instead of 160/7)
+# why: moves the max but does not rescale the old denominator and numerator by exp(m_old - m_new), so the
+#      columns seen before keep weights measured against a stale max (the lab's last block gives l = 2.5, not 1.75)
 import torch
 
 
-def online_softmax_weighted_sum(logits, values, block_size):
-    rows = logits.shape[0]
-    m = torch.full((rows, 1), float("-inf"), dtype=logits.dtype)
-    denom = torch.zeros(rows, 1, dtype=values.dtype)
-    numer = torch.zeros(rows, values.shape[1], dtype=values.dtype)
-    for s in range(0, logits.shape[1], block_size):
-        z = logits[:, s:s + block_size]
-        m = torch.maximum(m, z.amax(dim=1, keepdim=True))
-        p = torch.exp(z - torch.where(torch.isinf(m), 0.0, m))
-        denom = denom + p.sum(dim=1, keepdim=True)
-        numer = numer + p @ values[s:s + block_size]
-    return numer / torch.where(denom > 0, denom, 1.0)
+def online_softmax_step(m, l, o, logits_block, values_block):
+    m_new = torch.maximum(m, logits_block.amax(dim=1))
+    shift = torch.where(torch.isinf(m_new), 0.0, m_new)
+    p = torch.exp(logits_block - shift[:, None])
+    return m_new, l + p.sum(dim=1), o + p @ values_block

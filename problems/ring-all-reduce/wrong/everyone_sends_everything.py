@@ -1,7 +1,7 @@
 # expect: wrong_answer
-# why: the naive all-reduce: every rank sends its whole tensor to each of the other W - 1 ranks
-#      and sums what it receives. The results are right, but each rank sends (W - 1) * n elements
-#      instead of about 2 * (W - 1) / W * n, which is the whole point of the ring
+# why: the naive all-reduce: at each of W - 1 steps every rank sends its whole tensor around the ring and each
+#      rank adds what it receives. The results are right, but each rank sends (W - 1) * n elements instead of
+#      about 2 * (W - 1) / W * n, which is the whole point of the ring: the message log shows it
 import torch
 
 
@@ -10,4 +10,5 @@ def ring_all_reduce(tensors):
     total = tensors[0].clone()
     for t in tensors[1:]:
         total = total + t
-    return [total.clone() for _ in range(W)], [(W - 1) * t.numel() for t in tensors]
+    log = [[tensors[(r - s) % W].clone() for r in range(W)] for s in range(W - 1)]
+    return [total.clone() for _ in range(W)], log

@@ -7,5 +7,5 @@ import torch.nn.functional as F
 
 def tp_mlp_forward(x, w1, b1, w2, b2, tp):
     w1s, b1s, w2s = w1.tensor_split(tp, 0), b1.tensor_split(tp, 0), w2.tensor_split(tp, 1)
-    out = sum(F.gelu(x @ a.T + b) @ c.T + b2 for a, b, c in zip(w1s, b1s, w2s))
-    return out, [{"w1": tuple(a.shape), "b1": tuple(b.shape), "w2": tuple(c.shape)} for a, b, c in zip(w1s, b1s, w2s)]
+    partials = [F.gelu(x @ a.T + b) @ c.T + b2 for a, b, c in zip(w1s, b1s, w2s)]
+    return sum(partials), partials

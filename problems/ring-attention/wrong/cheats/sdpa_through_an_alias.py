@@ -1,7 +1,8 @@
-# expect: wrong_answer
+# expect: forbidden
 # why: calls PyTorch's fused attention through an alias that the static check of forbidden calls
-#      cannot see; it returns no log-sum-exp, so this computes the final one separately and reports
-#      it for every ring step. The per-step state is what gives it away
+#      cannot see; the tripwire on the function itself refuses it at run time. (Without it, the
+#      per-step state would give it away: it returns no log-sum-exp, so this computes the final one
+#      separately and reports it for every ring step.)
 import torch
 from torch.nn.functional import scaled_dot_product_attention as attend
 

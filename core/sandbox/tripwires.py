@@ -1,0 +1,180 @@
+"""Tripwires: what a kata forbids, refused at run time in the solution's worker, and the Triton kernels
+a call launched, counted.
+
+The static check (core/static.py) sees names as written: `torch.logsumexp(x)`. It cannot see
+`from torch import logsumexp as lse`, `x.logsumexp(...)`, `getattr(torch, name)`, an aliased module,
+or a forbidden function reached through an allowed one (`torch.nn.LogSoftmax` calls
+`F.log_softmax`). A tripwire is on the object itself: every dotted name of the problem's
+`forbidden_calls` that names an object (`torch.logsumexp`, `torch.Tensor.logsumexp`,
+`torch.nn.functional.cross_entropy`, a class such as `torch.optim.AdamW`) is replaced, where it is
+defined, by a function that raises ForbiddenError; every alias the solution makes later is an alias
+of the wire. The error takes the `forbidden` path of core/sandbox/child.py, on the solution's line
+that called it. A name that names no object (`F.softmax`: an alias spelled for the static check) is
+left to the static check; `kata check-problems` reports a dotted name whose module exists but whose
+object does not (a misspelling).
+
+`[grading] autograd = false` replaces the autograd engine that every backward pass runs through
+(`Tensor.backward`, `torch.autograd.grad`, `torch.func`, `torch.autograd.functional`) by one that
+refuses to run. `[grading] triton_launch = true` counts the Triton launches of each call (compiled on
+CUDA, interpreted on the CPU); the count travels with the call's reply.
+
+These are a teaching guard, not a boundary (docs/SECURITY.md): they run in the solution's own process,
+which can reach torch's internals (`torch._C`, `torch.ops.aten`) or undo a patch. They make the
+natural shortcuts fail with a clear verdict; what a kata must prove by construction, it grades by
+construction (a step function, a message log, a memory cap).
+
+Installed once per worker, after the problem's modules and the preload and before the solution loads
+(child.main); never in the reference's worker, whose spec forbids nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, NoReturn
+
+
+class ForbiddenError(ImportError):
+    """A forbidden module or call reached at run time."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a dotted name's object lives: `owner.attribute` (a module, or a class for a method)."""
+
+    name: str
+    owner: Any
+    attribute: str
+    value: Any
+
+
+def resolve(name: str) -> Target | None:
+    """The object a dotted name of `forbidden_calls` names, or None when its first part is no module
+    (`F.softmax`, `eval`: names for the static check and the guarded builtins). Raises LookupError when
+    the module exists and the rest of the name does not: a misspelling, said by `kata check-problems`."""
+    parts = name.split(".")
+    if len(parts) < 2 or not all(part.isidentifier() for part in parts) or parts[0] == "builtins":
+        return None  # builtins are the guarded builtins' (child.py), which the worker itself uses
+    try:
+        owner: Any = importlib.import_module(parts[0])
+    except ImportError:
+        return None
+    for index, part in enumerate(parts[1:-1], 1):
+        owner = _member(owner, part, ".".join(parts[:index + 1]), name)
+    value = _member(owner, parts[-1], name, name)
+    return Target(name, owner, parts[-1], value)
+
+
+def _member(owner: Any, attribute: str, dotted: str, name: str) -> Any:
+    if hasattr(owner, attribute):
+        return getattr(owner, attribute)
+    if isinstance(owner, ModuleType):
+        try:
+            return importlib.import_module(dotted)  # a submodule not imported yet
+        except ImportError:
+            pass
+    raise LookupError(f"'{name}' names nothing: {dotted} does not exist")
+
+
+def wirable(target: Target) -> bool:
+    """Whether the wire can be set: on a module, or on a class defined in Python (not on torch._C's types)."""
+    owner = target.value if inspect.isclass(target.value) else target.owner
+    return not inspect.isclass(owner) or bool(owner.__flags__ & _HEAP_TYPE and not owner.__flags__ & _IMMUTABLE)
+
+
+_HEAP_TYPE, _IMMUTABLE = 1 << 9, 1 << 8  # Py_TPFLAGS_HEAPTYPE, Py_TPFLAGS_IMMUTABLETYPE
+
+
+def refusal(name: str) -> Callable[..., NoReturn]:
+    def refuse(*args: Any, **kwargs: Any) -> NoReturn:
+        raise ForbiddenError(f"call to '{name}' is forbidden in this problem")
+    return refuse
+
+
+def _wire(target: Target) -> None:
+    """Replace the object where it is defined (a class: its constructor), so that every alias trips."""
+    owner, attribute, value = target.owner, target.attribute, target.value
+    if inspect.isclass(value):
+        owner, attribute, value = value, "__init__", value.__init__
+    tripped = refusal(target.name)
+    tripped.__name__ = tripped.__qualname__ = getattr(value, "__name__", attribute)
+    tripped.__doc__ = getattr(value, "__doc__", None)
+    if inspect.isclass(owner) and isinstance(inspect.getattr_static(owner, attribute, None), staticmethod):
+        setattr(owner, attribute, staticmethod(tripped))
+    else:
+        setattr(owner, attribute, tripped)
+
+
+class _RefusingEngine:
+    """torch's autograd engine with backward passes refused; everything else (callbacks) passes through."""
+
+    def __init__(self, engine: Any):
+        self._engine = engine
+
+    def run_backward(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise ForbiddenError("autograd is off in this problem: no backward pass may run (Tensor.backward, "
+                             "torch.autograd.grad, torch.func and torch.autograd.functional all run one); "
+                             "derive the gradients yourself")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
+def _autograd_off() -> None:
+    from torch.autograd.variable import Variable
+
+    Variable._execution_engine = _RefusingEngine(Variable._execution_engine)  # type: ignore[assignment]
+
+
+_launches = 0
+
+
+def _counting(run: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        global _launches
+        if not kwargs.get("warmup"):
+            _launches += 1
+        return run(self, *args, **kwargs)
+    return counted
+
+
+def _count_launches() -> None:
+    """Every launch, `kernel[grid](...)` and an autotuner's or heuristics' alike, ends in `run` of a compiled
+    JITFunction (CUDA) or, through the interpreter (TRITON_INTERPRET=1, on the CPU), an InterpretedFunction."""
+    try:
+        from triton.runtime.jit import JITFunction
+    except ImportError:
+        return  # no Triton here: nothing can launch, and a kernel problem says why when its solution imports it
+    kernels: list[type] = [JITFunction]
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        from triton.runtime.interpreter import InterpretedFunction
+
+        kernels.append(InterpretedFunction)
+    for cls in kernels:
+        cls.run = _counting(cls.run)  # type: ignore[attr-defined]
+
+
+def install(calls: tuple[str, ...], autograd: bool = True, count_launches: bool = False) -> None:
+    """Arm this worker's tripwires (child.main, before the solution loads)."""
+    for name in calls:
+        try:
+            target = resolve(name)
+        except LookupError:
+            continue  # `kata check-problems` reports it; the static check still sees the name
+        if target is not None and wirable(target):
+            _wire(target)
+    if not autograd:
+        _autograd_off()
+    if count_launches:
+        _count_launches()
+
+
+def launches() -> int:
+    """The Triton launches since the last call to this function."""
+    global _launches
+    count, _launches = _launches, 0
+    return count

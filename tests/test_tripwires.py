@@ -1,0 +1,222 @@
+"""The technique enforced at run time, through real workers: tripwires on forbidden functions (by any
+alias), on Tensor methods and classes, the autograd engine off, and the Triton launches a kernel kata
+requires; `kata check-problems`' check of the names; the worker's launch count at the boundary."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+import torch
+from infrakata.core.catalog import Catalog, expected_verdict
+from infrakata.core.checks import tripwire_gaps
+from infrakata.core.kinds import kind_of
+from infrakata.core.results import NO_LAUNCH_MESSAGE
+from infrakata.core.sandbox.protocol import ProtocolError, Reply, reply_from_wire, reply_to_wire
+from infrakata.core.workers import solution_spec
+
+CATALOG = Catalog.load()
+CHEATS = [(p, path) for p in sorted(CATALOG.problems.values(), key=lambda p: p.slug)
+          for path in kind_of(p).wrong_solutions(p) if path.parent.name == "cheats"]
+
+
+def grade(runner, slug: str, source: str):
+    return runner.run(CATALOG.problems[slug], source, "/tmp/solution.py")
+
+
+def first_failure(report):
+    return next(c for c in report.cases if c.status != "passed")
+
+
+LOGSUMEXP = {
+    "the function, looked up by a name built at run time": (
+        "import torch\n\n\ndef logsumexp(x, dim, keepdim=False):\n"
+        "    return getattr(torch, 'log' + 'sumexp')(x, dim, keepdim=keepdim)\n", 5, "torch.logsumexp"),
+    "an alias made by `from ... import ... as`": (
+        "from torch import logsumexp as lse\n\n\ndef logsumexp(x, dim, keepdim=False):\n"
+        "    return lse(x, dim, keepdim=keepdim)\n", 5, "torch.logsumexp"),
+    "the Tensor method": (
+        "def logsumexp(x, dim, keepdim=False):\n    y = x.double()\n"
+        "    return y.logsumexp(dim, keepdim=keepdim).to(x.dtype)\n", 3, "torch.Tensor.logsumexp"),
+}
+
+
+@pytest.mark.parametrize("route", LOGSUMEXP)
+def test_a_forbidden_function_trips_by_any_route_on_the_line_that_called_it(runner, route):
+    source, line, name = LOGSUMEXP[route]
+    report = grade(runner, "logsumexp", source)
+    assert not report.findings  # the static check sees none of these
+    assert report.verdict == "forbidden"
+    failed = first_failure(report)
+    assert failed.cause == "forbidden" and failed.line == line
+    assert f"call to '{name}' is forbidden in this problem" in failed.message
+
+
+def test_a_forbidden_class_trips_when_constructed_under_another_name(runner):
+    source = ("import torch\n\noptimizers = getattr(torch, 'optim')\n\n\n"
+              "def adamw_step(params, grads, exp_avgs, exp_avg_sqs, step, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,\n"
+              "               weight_decay=1e-2):\n"
+              "    opt = optimizers.AdamW([torch.nn.Parameter(p.clone()) for p in params] or [torch.zeros(1)])\n"
+              "    return params, exp_avgs, exp_avg_sqs\n")
+    report = grade(runner, "adamw-step", source)
+    failed = first_failure(report)
+    assert report.verdict == "forbidden" and failed.line == 8 and "'torch.optim.AdamW'" in failed.message
+
+
+BACKWARD = ("import torch\n\n\ndef layernorm_backward(x, weight, bias, grad_out, eps=1e-5):\n"
+            "    xs, ws, bs = (t.detach().clone().requires_grad_() for t in (x, weight, bias))\n"
+            "    with torch.enable_grad():\n"
+            "        y = torch.nn.functional.layer_norm(xs, (x.shape[-1],), ws, bs, eps)\n"
+            "        run_backward = torch.autograd.graph._engine_run_backward\n"
+            "        return run_backward((y,), (grad_out,), False, False, (xs, ws, bs), True, False)\n")
+
+
+def test_autograd_off_refuses_a_backward_pass_by_any_entry(runner):
+    """The engine itself refuses: a private entry point that no forbidden name covers still trips."""
+    report = grade(runner, "layernorm-backward", BACKWARD)
+    failed = first_failure(report)
+    assert report.verdict == "forbidden" and failed.line == 9 and "autograd is off in this problem" in failed.message
+
+
+def test_with_autograd_on_the_same_backward_pass_is_right(runner):
+    """What the engine tripwire refuses is a right answer: nothing else rejects it."""
+    problem = CATALOG.problems["layernorm-backward"]
+    report = runner.run(replace(problem, grading=replace(problem.grading, autograd=True)), BACKWARD, "/tmp/s.py")
+    assert report.verdict == "accepted"
+
+
+def test_the_reference_runs_without_tripwires(runner):
+    """layernorm-backward's reference is autograd itself: trusted code is held to none of the kata's rules."""
+    problem = CATALOG.problems["layernorm-backward"]
+    assert runner.run(problem, problem.reference_source, problem.folder / "reference.py", trusted=True).accepted
+    as_learner = runner.run(problem, problem.reference_source, problem.folder / "reference.py")
+    assert as_learner.verdict == "forbidden"
+
+
+# The katas whose shortcuts used to be accepted with right answers (issue 15's review), now refused by a rule.
+RULED = {"logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward", "flash-attention-forward",
+         "fused-row-softmax", "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant"}
+
+
+@pytest.mark.parametrize("problem,path", [(p, c) for p, c in CHEATS if p.slug in RULED
+                                          and expected_verdict(c) in ("forbidden", "memory_limit_exceeded")],
+                         ids=lambda x: getattr(x, "slug", None) or x.name)
+def test_each_refused_shortcut_is_right_without_the_katas_rules(runner, problem, path):
+    """A cheat refused by a tripwire, a launch count or a memory cap computes the right answer: graded as
+    the reference is (no rules), it is accepted. So the rule, and nothing else, is what refuses it."""
+    source = path.read_text(encoding="utf-8")
+    assert runner.run(problem, source, path, trusted=True).accepted
+    assert runner.run(problem, source, path).verdict == expected_verdict(path)
+
+
+def test_plain_torch_in_a_kernel_kata_is_told_it_launched_no_kernel(runner):
+    problem = CATALOG.problems["fused-row-softmax"]
+    report = runner.run(problem, problem.reference_source, "/tmp/eager.py")
+    failed = first_failure(report)
+    assert report.verdict == "forbidden" and failed.message == NO_LAUNCH_MESSAGE
+    assert failed.line == report.entry_line  # on the entry point's def: the call as a whole launched nothing
+
+
+LAUNCHES = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def softmax_rows(x):
+    out = torch.empty_like(x)
+    for _ in range(3 if x.numel() > 1 else 1):
+        _copy[(triton.cdiv(x.numel(), 64),)](x, out, x.numel(), BLOCK=64)
+    return torch.softmax(x, -1)
+"""
+
+
+def test_the_worker_counts_each_calls_launches(pool):
+    """Through a real worker: the count is per call (3 launches, then 1), and travels with its reply."""
+    problem = CATALOG.problems["fused-row-softmax"]
+    spec = solution_spec(problem, LAUNCHES, "/tmp/launches.py", calls=2, cuda=False)
+    assert spec.count_launches
+    with pool.open(spec, problem.limits.load_timeout(False)) as worker:
+        assert worker.load_error is None, worker.load_error
+        big = worker.call((torch.randn(4, 8),), {}, timeout=60)
+        small = worker.call((torch.randn(1, 1),), {}, timeout=60)
+    assert (big.status, big.launches, small.launches) == ("ok", 3, 1)
+
+
+@pytest.mark.parametrize("launches", [-1, 1 << 31, 2.0, True, "3", None])
+def test_a_launch_count_that_is_not_a_count_is_refused_at_the_boundary(launches):
+    raw = reply_to_wire(Reply("ok", 1.0, seq=1, launches=2))
+    assert reply_from_wire(raw).launches == 2
+    with pytest.raises(ProtocolError, match="launches"):
+        reply_from_wire({**raw, "launches": launches})
+
+
+def test_check_problems_names_a_tripwire_that_names_nothing():
+    problem = CATALOG.problems["logsumexp"]
+    misspelled = replace(problem, forbidden_calls=(*problem.forbidden_calls, "torch.logsumexpp",
+                                                  "torch._C.TensorBase.logsumexp", "F.logsumexp"))
+    gaps = tripwire_gaps(misspelled)
+    assert len(gaps) == 2, gaps
+    assert "'torch.logsumexpp' names nothing: torch.logsumexpp does not exist" in gaps[0]
+    assert "'torch._C.TensorBase.logsumexp' cannot carry a tripwire" in gaps[1]
+    assert not tripwire_gaps(problem)
+
+
+def test_online_softmax_cases_are_the_dense_truth_block_by_block():
+    """Each case's state is made from the columns seen so far; the reference's step from it gives the next
+    case's state, and folding the step over a row gives the softmax-weighted sum."""
+    problem = CATALOG.problems["online-softmax"]
+    cases_module, step = problem.module("cases"), reference_of(problem)
+    logits = torch.randn(5, 37, dtype=torch.float64) * 3 + 1000
+    logits[logits < 999] = -math.inf
+    logits[2] = -math.inf
+    values = torch.randn(37, 4, dtype=torch.float64)
+    m, denominator, o = cases_module.state(logits[:, :0], values[:0])
+    for start in range(0, 37, 8):
+        m, denominator, o = step(m, denominator, o, logits[:, start:start + 8], values[start:start + 8])
+        dense = cases_module.state(logits[:, :start + 8], values[:start + 8])
+        assert all(torch.allclose(a, b, equal_nan=False) for a, b in zip((m, denominator, o), dense, strict=True))
+    out = torch.where(denominator[:, None] > 0, o / denominator[:, None], 0.0)
+    expected = torch.nan_to_num(torch.softmax(logits, dim=1), nan=0.0) @ values
+    assert torch.allclose(out, expected) and not out[2].any()
+
+
+def test_tensor_parallel_partials_are_each_ranks_share_of_the_dense_mlp():
+    step = reference_of(CATALOG.problems["tensor-parallel-mlp"])
+    x, w1, b1, w2, b2 = (torch.randn(*shape, dtype=torch.float64) for shape in ((3, 6), (10, 6), (10,), (5, 10), (5,)))
+    out, partials = step(x, w1, b1, w2, b2, 4)
+    dense = torch.nn.functional.gelu(x @ w1.T + b1) @ w2.T + b2
+    assert len(partials) == 4 and torch.allclose(sum(partials) + b2, dense) and torch.allclose(out, dense)
+    hidden = torch.nn.functional.gelu(x @ w1[:3].T + b1[:3])  # rank 0's three hidden units of ten
+    assert torch.allclose(partials[0], hidden @ w2[:, :3].T)
+
+
+def test_ring_log_carries_the_closed_form_traffic():
+    step = reference_of(CATALOG.problems["ring-all-reduce"])
+    for W, n in ((4, 10), (5, 3), (8, 1024), (1, 6)):
+        tensors = [torch.randn(n, dtype=torch.float64) for _ in range(W)]
+        results, log = step(tensors)
+        chunks = [c.numel() for c in torch.empty(n).tensor_split(W)]
+        sent = [sum(log[k][r].numel() for k in range(len(log))) for r in range(W)]
+        assert len(log) == 2 * (W - 1)
+        assert sent == [2 * n - chunks[(r + 1) % W] - chunks[(r + 2) % W] if W > 1 else 0 for r in range(W)]
+        assert all(torch.allclose(r, sum(tensors)) for r in results)
+
+
+def test_flash_attention_dense_cheat_fails_only_the_case_its_scores_do_not_fit(runner):
+    problem = CATALOG.problems["flash-attention-forward"]
+    path = problem.folder / "wrong" / "cheats" / "dense_attention.py"
+    report = runner.run(problem, path.read_text(encoding="utf-8"), path)
+    *small, last = report.cases
+    assert all(c.status == "passed" for c in small) and last.status == "memory"
+    assert "tried to allocate 32 MiB (limit 16 MiB over the warm worker)" in last.message
+
+
+def reference_of(problem):
+    return getattr(problem.module("reference"), problem.entry_point)
