@@ -31,7 +31,10 @@ GB/s is 2**30 bytes per second, as in the seed verifier; TFLOP/s is 1e12 FLOP pe
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import re
 import sqlite3
 import statistics
 import time
@@ -64,6 +67,12 @@ ROOFLINE_SLACK = 1.10
 # reference needs for the same inputs; beyond this, work ran off the timed stream, or ahead of the timer.
 # (Set generously until measured on a GPU: launch and IPC costs vary by driver.)
 HOST_SLACK_FACTOR, HOST_SLACK_MS, HOST_OVERHEAD_FACTOR, CLOCK_SLACK_MS = 1.25, 2.0, 1.5, 0.05
+# The device spin queued before each start event (core/benchtime.py): long enough to cover the host's side
+# of a call (its wrapper, Triton's launch, allocating its outputs) so that none of it is timed, as the seed's
+# start event waits behind its input generation. Chosen here, not by the solution's process; the host-clock
+# check subtracts it. (Set without a GPU measurement: a call's host side is tens of microseconds to about a
+# millisecond for the largest allocations.)
+SPIN_MS = 2.0
 UNITS = {"GB/s": 2.0 ** 30, "TFLOP/s": 1e12}
 
 
@@ -150,9 +159,9 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                             "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
                             "only): only a solution without Triton can pass the correctness gate")
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
-    session = _Session(problem, problem.benchmark, pool, cancel, cuda)
+    session = _Session(problem, problem.benchmark, pool, cancel, cuda, workspace)
     try:
-        with session.open_solution(source, filename) as solution, session.open_reference() as reference:
+        with session, session.open_solution(source, filename) as solution, session.open_reference() as reference:
             if cancel is not None and cancel.cancelled:
                 raise Rejected("cancelled")
             if reference.load_error is not None:
@@ -172,6 +181,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                 gate(shape, "correctness", [GATE_SEED + index])
             if cuda:
                 copy_bandwidth, report.device = session.copy_bandwidth(reference)
+                session.reference_times = reference_times(workspace, problem, report.device)
                 # A copy bounds bandwidth, not FLOP/s.
                 report.roofline = copy_bandwidth if problem.benchmark.unit == "GB/s" else None
             for shape in timed_shapes:
@@ -219,8 +229,14 @@ class _Session:
     """The two workers of one benchmark: the solution, and the reference (trusted code only)."""
 
     def __init__(self, problem: Problem, benchmark: Benchmark, pool: WorkerPool, cancel: CancelToken | None,
-                 cuda: bool):
+                 cuda: bool, workspace: Path | None = None):
         self.problem, self.benchmark, self.pool, self.cancel, self.cuda = problem, benchmark, pool, cancel, cuda
+        self.workspace = workspace
+        # The eager reference's best time per timed shape on this device, from an earlier run of this version
+        # of the problem: then its repetitions here only make the outputs every repetition is checked against.
+        self.reference_times: dict[tuple[int, ...], float] = {}
+        self.device = ""
+        self.shared_files = SharedFiles()
         bench = benchmark
         self.tolerance = tolerance_of(problem)
         self.cases = problem.module("cases")
@@ -230,6 +246,12 @@ class _Session:
                                    f"(named in [benchmark] of problem.toml)")
         self.work: Callable[..., float] = getattr(self.cases, bench.work)
         self.calls = (CPU_WARMUP + 1) * len(bench.correctness_shapes) + (WARMUP + REPS) * len(bench.shapes)
+
+    def __enter__(self) -> _Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shared_files.remove()  # both workers are gone by now: nobody holds the files
 
     def open_solution(self, source: str, filename: str) -> Worker:
         return self._open(source, filename, trusted=False)
@@ -267,24 +289,30 @@ class _Session:
         where = f"{kind} shape {shape}"
         reps: list[tuple[float | None, float]] = []
         reference_reps: list[tuple[float | None, float]] = []
+        known_ms = self.reference_times.get(shape) if timed else None
         for index, seed in enumerate(seeds):
             # The warm-up calls (on seed WARMUP_SEED's inputs) come with the first repetition only.
             warmup_calls = warmup if index == 0 else 0
             payload = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs,
                        "shape": list(shape), "device": "cuda" if self.cuda else "cpu", "timed": timed,
-                       "warmup": warmup_calls, "warmup_seed": WARMUP_SEED, "seeds": [seed]}
+                       "warmup": warmup_calls, "warmup_seed": WARMUP_SEED, "seeds": [seed],
+                       "spin_ms": SPIN_MS if timed else 0.0}
             timeout = self.problem.limits.shape_timeout(warmup_calls + 1)
             outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)
                 raise Rejected(f"{where}: {failed.message}", failed.line)
             (rep,), output, _ = _timing(outcome.value, where)
+            self.shared_files.note(output, solution.pid)
             # Stopped, nothing the solution left running (a thread, a process) can change the output
             # between its repetition and the check.
+            # A known reference time spares the reference its warm-up: it only makes what is checked.
+            reference_warmup = 0 if known_ms is not None else warmup_calls
             with solution.paused():
                 checked, _ = self._harness(reference, CHECK_REPS, {
-                    **payload, "solution_output": output, "output_names": list(self.problem.grading.output_names),
-                    "tolerance": vars(self.tolerance)}, timeout)
+                    **payload, "warmup": reference_warmup, "solution_output": output,
+                    "output_names": list(self.problem.grading.output_names), "tolerance": vars(self.tolerance)},
+                    timeout)
             if checked.status != "ok":
                 raise GradingError(f"{reference_filename(self.problem)}: the reference failed at {where}: "
                                    f"{error_case(1, where, checked, None).message}")
@@ -297,7 +325,7 @@ class _Session:
             if self.problem.grading.triton_launch and not outcome.launches:  # right, but not a kernel
                 raise Rejected(f"{where}: {NO_LAUNCH_MESSAGE}")
             if timed:
-                within_host_clock(rep, host_ms, overhead_ms, where)
+                within_host_clock(rep, host_ms, overhead_ms, where, spin_ms=SPIN_MS)
             reps.append(rep)
             reference_reps.append(reference_rep)
         result = ShapeResult(shape, kind)
@@ -306,7 +334,10 @@ class _Session:
             device_ms = [d for d, _ in reps if d is not None]
             result.median_ms, result.stdev_ms = statistics.median(device_ms), statistics.pstdev(device_ms)
             result.throughput = self.throughput(shape, result.ms)
-            result.reference_ms = min(r[0] for r in reference_reps if r[0] is not None)
+            if known_ms is None:
+                known_ms = min(r[0] for r in reference_reps if r[0] is not None)
+                record_reference_time(self.workspace, self.problem, self.device, shape, known_ms)
+            result.reference_ms = known_ms
             below_roofline(result, roofline)
         return result
 
@@ -319,7 +350,8 @@ class _Session:
                                f"{error_case(1, 'copy', outcome, None).message}")
         value = outcome.value
         best = min(rep["device_ms"] for rep in value["reps"])
-        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"
+        self.device = f"{value['device']} (CUDA)"
+        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], self.device
 
 
 def _timing(value: Any, where: str) -> tuple[list[tuple[float | None, float]], Any, float]:
@@ -350,23 +382,24 @@ def _checked(value: Any, where: str) -> tuple[list[tuple[float | None, float]], 
 
 
 def within_host_clock(rep: tuple[float | None, float], host_ms: float, reference_overhead_ms: float,
-                      where: str) -> None:
+                      where: str, spin_ms: float = 0.0) -> None:
     """One repetition's device time against this process's own clock around its request: never more
-    than the request took, and no less than what the request took besides the work the trusted
-    reference's process needs for the same inputs (else the work ran where the timer does not see it,
-    or before it started)."""
+    than the request took, and no less than what the request took besides the device spin before its
+    start event and the work the trusted reference's process needs for the same inputs (else the work
+    ran where the timer does not see it, or before it started)."""
     device, _ = rep
     if device is None or not math.isfinite(device) or device <= 0:
         raise Rejected(f"{where}: a repetition reported no positive device time")
     if device > host_ms:
         raise Rejected(f"{where}: a repetition reported {device:.3f} ms on the device, more than the "
                         f"{host_ms:.3f} ms the grader measured around it")
-    unseen = host_ms - device - HOST_OVERHEAD_FACTOR * reference_overhead_ms
+    unseen = host_ms - device - spin_ms - HOST_OVERHEAD_FACTOR * reference_overhead_ms
     if unseen > HOST_SLACK_FACTOR * device + HOST_SLACK_MS:
         raise Rejected(f"{where}: the repetition took {host_ms:.3f} ms by the grader's clock, {unseen:.3f} ms more "
-                        f"than its {device:.3f} ms on the timed CUDA stream and the {reference_overhead_ms:.3f} ms "
-                        f"the reference needs to prepare it: launch the work on the current stream, inside the "
-                        f"call (work elsewhere, or done ahead, cannot be timed fairly)")
+                        f"than its {device:.3f} ms on the timed CUDA stream, the {spin_ms:g} ms device spin before "
+                        f"it and the {reference_overhead_ms:.3f} ms the reference needs to prepare it: launch the "
+                        f"work on the current stream, inside the call (work elsewhere, or done ahead, cannot be "
+                        f"timed fairly)")
 
 
 def trusted_ms(reps: list[tuple[float | None, float]], where: str) -> float:
@@ -387,6 +420,116 @@ def below_roofline(shape: ShapeResult, roofline: float | None) -> None:
                         f"({roofline:.1f} GB/s): impossible for this memory-bound kernel, so the timing was not real")
 
 
+# -- torch's shared-memory files --------------------------------------------------------------
+
+SHM = Path("/dev/shm")
+# torch names a CUDA IPC reference-counter file /torch_<pid>_<random>_<counter> (NewProcessWideShmHandle).
+TORCH_SHM_NAME = re.compile(r"/torch_\d+_\d+_\d+")
+
+
+def ipc_counter_files(output: Any) -> set[str]:
+    """The shared-memory files named by an exported output's CUDA IPC handles (core/benchtime.py)."""
+    from .benchtime import IPC
+
+    found: set[str] = set()
+    if isinstance(output, dict) and IPC in output:
+        fields = output[IPC]
+        handle = fields[8] if isinstance(fields, list) and len(fields) > 8 else None
+        try:
+            name = bytes.fromhex(handle).decode("ascii") if isinstance(handle, str) else ""
+        except (ValueError, UnicodeDecodeError):
+            name = ""
+        if TORCH_SHM_NAME.fullmatch(name):
+            found.add(name.lstrip("/"))
+    elif isinstance(output, (tuple, list)):
+        for value in output:
+            found |= ipc_counter_files(value)
+    elif isinstance(output, dict):
+        for value in output.values():
+            found |= ipc_counter_files(value)
+    return found
+
+
+def _owner(pid: int) -> int | None:
+    """The real uid of a live process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("Uid:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
+
+
+class SharedFiles:
+    """The reference-counter files a solution's process made in /dev/shm for its CUDA IPC handles. torch
+    removes one when its last user lets go, which a killed worker never does: left there, Docker's 64 MB
+    /dev/shm fills after some hundreds of benchmarks. Each is noted while its maker lives, if that process
+    owns it (a handle naming another's file is ignored), and removed once both workers are gone."""
+
+    def __init__(self, root: Path = SHM):
+        self.root = root
+        self.noted: dict[str, int] = {}  # name -> its owner's uid
+
+    def note(self, output: Any, maker_pid: int) -> None:
+        owner = _owner(maker_pid)
+        try:
+            named = ipc_counter_files(output)
+        except RecursionError:  # nested beyond reason: the comparison rejects it anyway
+            return
+        for name in named - self.noted.keys():
+            try:
+                if owner is not None and os.lstat(self.root / name).st_uid == owner:
+                    self.noted[name] = owner
+            except OSError:
+                continue
+
+    def remove(self) -> None:
+        for name, owner in self.noted.items():
+            path = self.root / name
+            try:
+                if os.lstat(path).st_uid == owner:
+                    path.unlink()
+            except OSError:
+                continue
+        self.noted.clear()
+
+
+# -- the reference's times ----------------------------------------------------------------------
+
+REFERENCE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS bench_reference (
+    problem TEXT NOT NULL, version TEXT NOT NULL, device TEXT NOT NULL, shape TEXT NOT NULL, ms REAL NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (problem, version, device, shape)
+);
+"""
+
+
+def reference_version(problem: Problem) -> str:
+    """Changes with anything that changes the eager reference's time: its source, the input maker
+    (cases.py), and the protocol it is timed by."""
+    digest = hashlib.sha256(problem.reference_source.encode())
+    cases = problem.folder / "cases.py"
+    digest.update(cases.read_bytes() if cases.is_file() else b"")
+    digest.update(f"{WARMUP} {REPS} {SPIN_MS}".encode())
+    return digest.hexdigest()[:16]
+
+
+def reference_times(workspace: Path | None, problem: Problem, device: str) -> dict[tuple[int, ...], float]:
+    """The eager reference's best time per shape, measured on this device by an earlier run of this version
+    of the problem."""
+    with _connect(workspace) as db:
+        rows = db.execute("SELECT shape, ms FROM bench_reference WHERE problem = ? AND version = ? AND device = ?",
+                          (problem.slug, reference_version(problem), device)).fetchall()
+    return {tuple(int(n) for n in shape.split("x")): float(ms) for shape, ms in rows}
+
+
+def record_reference_time(workspace: Path | None, problem: Problem, device: str, shape: Sequence[int],
+                          ms: float) -> None:
+    with _connect(workspace) as db:
+        db.execute("INSERT OR REPLACE INTO bench_reference VALUES (?, ?, ?, ?, ?, ?)",
+                   (problem.slug, reference_version(problem), device, "x".join(map(str, shape)), ms, time.time()))
+
+
 # -- bests ------------------------------------------------------------------------------------
 
 BEST_SCHEMA = """
@@ -400,7 +543,7 @@ CREATE TABLE IF NOT EXISTS bench_best (
 
 def _connect(workspace: Path) -> sqlite3.Connection:
     connection = history.connect(workspace)
-    connection.executescript(BEST_SCHEMA)
+    connection.executescript(BEST_SCHEMA + REFERENCE_SCHEMA)
     return connection
 
 

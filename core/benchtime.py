@@ -11,6 +11,10 @@ device's copy bandwidth, and the reference's worker checks the last output.
 The protocol is the seed verifier's: warm-up calls on one throwaway input set (so shape-keyed JIT
 and autotuning caches are not penalised), then every timed repetition on freshly made inputs with
 its own seed, each call bracketed by CUDA events, after an L2 flush and a device synchronisation.
+The seed records its start event behind queued device work (its input generation), so the host's
+side of a call (the Python wrapper, Triton's launch, allocating the outputs) overlaps that work and
+is not timed; here a calibrated device spin of the grader's choosing (`spin_ms`) is queued before
+the start event to the same end, after the synchronisation that keeps repetitions apart.
 The last output stays where it was made: on CUDA only IPC handles to it leave the solution's
 process, and the reference's worker compares it on the GPU with the reference's own output for the
 same inputs. The expected outputs never enter the solution's process, and no gigabytes go through
@@ -29,6 +33,7 @@ import torch
 
 _perf_counter = time.perf_counter
 _synchronize = torch.cuda.synchronize
+_sleep = torch.cuda._sleep  # spins the device for a number of its clock cycles
 _device_synchronize = getattr(torch._C, "_cuda_synchronize", None)  # what torch.cuda.synchronize calls
 _Event = torch.cuda.Event
 _EVENT_METHODS = {name: getattr(_Event, name)
@@ -82,16 +87,44 @@ def _l2_flush_buffer() -> torch.Tensor:
     return _empty(2 * l2 if l2 > 0 else DEFAULT_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
 
-def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool) -> tuple[Any, dict[str, float | None]]:
-    """fn(*args) as one repetition: bracketed by CUDA events after a device-wide synchronisation when
-    timed, with the host's wall time around it either way. -> (its output, {"device_ms", "wall_ms"})."""
+_cycles_per_ms: float | None = None  # the device's spin rate, measured once per process
+
+
+def _spin_cycles(spin_ms: float) -> int:
+    """How many device clock cycles `torch.cuda._sleep` takes to spin for `spin_ms`, at the rate measured
+    on this device the first time (a million cycles, timed by CUDA events)."""
+    global _cycles_per_ms
+    if spin_ms <= 0:
+        return 0
+    if _cycles_per_ms is None:
+        probe = 1_000_000
+        _sleep(probe)  # the first launch pays for loading the spin kernel
+        start, end = _Event(enable_timing=True), _Event(enable_timing=True)
+        _EVENT_METHODS["record"](start)
+        _sleep(probe)
+        _EVENT_METHODS["record"](end)
+        _synchronize()
+        _cycles_per_ms = probe / max(_EVENT_METHODS["elapsed_time"](start, end), 1e-3)
+    return int(spin_ms * _cycles_per_ms)
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool,
+          spin_ms: float = 0.0) -> tuple[Any, dict[str, float | None]]:
+    """fn(*args) as one repetition, with the host's wall time around it. Timed: after a device-wide
+    synchronisation, a spin of `spin_ms` is queued and the start event behind it, so that the host's
+    work before the first launch happens while the device is still busy (as in the seed, behind its
+    input generation) and the events bracket the call's device work alone. The wall time includes the
+    spin. -> (its output, {"device_ms", "wall_ms"})."""
     if not timed:
         started = _perf_counter()
         output = fn(*args)
         return output, {"device_ms": None, "wall_ms": (_perf_counter() - started) * 1e3}
+    cycles = _spin_cycles(spin_ms)
     _synchronize()
     start, end = _Event(enable_timing=True), _Event(enable_timing=True)
     started = _perf_counter()
+    if cycles:
+        _sleep(cycles)
     _EVENT_METHODS["record"](start)
     output = fn(*args)
     _EVENT_METHODS["record"](end)
@@ -131,7 +164,7 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
         if timed:
             assert flush is not None
             _zero(flush)
-        output, rep = _call(entry, args, timed)
+        output, rep = _call(entry, args, timed, payload.get("spin_ms", 0.0))
         reps.append(rep)
         del args
         if index < len(seeds) - 1:
@@ -149,7 +182,7 @@ def time_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
 
     payload: module and make_inputs (the trusted input maker), shape, device, warmup (calls on the
     inputs of warmup_seed), seeds (one repetition each), timed (CUDA events; else the repetitions
-    run untimed, as a correctness gate).
+    run untimed, as a correctness gate), spin_ms (the device spin queued before each start event).
     -> {"reps": [{"device_ms", "wall_ms"}], "output": the last output, exported, "replaced": [...]}
     The output stays alive here until the next request: on CUDA what crosses to the grader is only
     IPC handles to it, which the trusted worker opens while this process is stopped.
@@ -190,6 +223,7 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
 
 _exported: Any = None  # the solution's last output, kept alive while the grader checks it
 IPC = "__kata_cuda_ipc__"
+EMPTY = "__kata_cuda_empty__"
 DTYPES = {str(dtype).removeprefix("torch."): dtype for dtype in (
     torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
     torch.int8, torch.uint8, torch.bool)}
@@ -198,6 +232,9 @@ DTYPES = {str(dtype).removeprefix("torch."): dtype for dtype in (
 def export_output(value: Any) -> Any:
     """A CUDA tensor becomes the handles another process opens it by (torch.multiprocessing's CUDA IPC);
     everything else is sent as it is (small: the CPU gate's shapes)."""
+    if type(value) is torch.Tensor and value.is_cuda and value.dtype in DTYPES.values() and value.numel() == 0:
+        # An empty tensor has no device memory to share (its IPC handle is None): its shape says it all.
+        return {EMPTY: [list(value.shape), str(value.dtype).removeprefix("torch."), value.device.index]}
     if type(value) is torch.Tensor and value.is_cuda and value.dtype in DTYPES.values():
         from torch.multiprocessing.reductions import reduce_tensor
 
@@ -210,7 +247,7 @@ def export_output(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         exported = [export_output(v) for v in value]
         return tuple(exported) if isinstance(value, tuple) else exported
-    if isinstance(value, dict) and IPC not in value:
+    if isinstance(value, dict) and IPC not in value and EMPTY not in value:
         return {k: export_output(v) for k, v in value.items()}
     return value
 
@@ -226,6 +263,12 @@ def _is_hex(text: str) -> bool:
 def import_output(value: Any) -> Any:
     """export_output's inverse, in the trusted worker. What came from the solution's process is checked
     field by field before CUDA is asked to open it."""
+    if isinstance(value, dict) and EMPTY in value:
+        size, dtype, device = value[EMPTY]
+        if not (isinstance(size, list) and 0 in size and all(type(i) is int and i >= 0 for i in size)
+                and dtype in DTYPES and (device is None or type(device) is int and device >= 0)):
+            raise ValueError("malformed empty CUDA output")
+        return torch.empty(size, dtype=DTYPES[dtype], device=torch.device("cuda", device))
     if isinstance(value, dict) and IPC in value:
         from torch.multiprocessing.reductions import rebuild_cuda_tensor
 
@@ -260,5 +303,6 @@ def copy_bandwidth(_entry: Callable[..., Any], payload: dict[str, Any]) -> dict[
     target = torch.empty_like(source)
     for _ in range(payload["warmup"]):
         target.copy_(source)
-    reps = [_call(target.copy_, (source,), timed=True)[1] for _ in range(payload["reps"])]
+    reps = [_call(target.copy_, (source,), timed=True, spin_ms=payload.get("spin_ms", 0.0))[1]
+            for _ in range(payload["reps"])]
     return {"bytes": 2 * size, "reps": reps, "device": torch.cuda.get_device_name()}

@@ -9,10 +9,12 @@ its shapes; only the CUDA timing itself needs a GPU.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -148,6 +150,16 @@ def test_implausible_repetitions_are_rejected(reps, reason):
 def test_an_honest_repetition_agrees_with_the_graders_clock():
     """1.3 ms on the device, 4 ms of preparation (the reference needs 3.5), 0.4 of pipes and launches."""
     bench.within_host_clock((1.3, 1.36), host_ms=5.7, reference_overhead_ms=3.5, where="s")
+
+
+def test_the_device_spin_before_the_start_event_is_the_graders_to_subtract():
+    """A 2 ms spin queued before the start event is in the grader's time around the request: an honest
+    repetition is accepted with it, and the same spin unaccounted for would read as work off the stream."""
+    bench.within_host_clock((1.3, 3.36), host_ms=11.9, reference_overhead_ms=3.5, where="s", spin_ms=2.0)
+    with pytest.raises(Rejected, match="0 ms device spin"):
+        bench.within_host_clock((1.3, 3.36), host_ms=11.9, reference_overhead_ms=3.5, where="s", spin_ms=0.0)
+    with pytest.raises(Rejected, match="2 ms device spin"):  # and what is beyond the spin is still seen
+        bench.within_host_clock((1.3, 3.36), host_ms=13.9, reference_overhead_ms=3.5, where="s", spin_ms=2.0)
 
 
 @pytest.mark.parametrize("device_ms,host_ms,reason", [
@@ -288,3 +300,40 @@ def test_cuda_work_on_a_side_stream_is_rejected(pool, tmp_path):
         "        return fused(x)\n")
     report = _bench(pool, problem, path)
     assert not report.correct and "timed CUDA stream" in report.gate_message
+
+
+# -- what a benchmark leaves behind, and what it keeps -----------------------------------------------
+
+def _exported_with_counter(name: str) -> dict:
+    from infrakata.core import benchtime
+
+    return {benchtime.IPC: [[4], [1], 0, "float32", 0, "00", 16, 0, name.encode().hex(), 0, None, False]}
+
+
+def test_the_solutions_ipc_counter_files_are_removed_after_the_benchmark(tmp_path):
+    """torch leaves a reference-counter file in /dev/shm for every process that shares a CUDA tensor, and a
+    killed worker never removes it; the grader removes the ones the solution's process made, and only those."""
+    made, foreign, nested = tmp_path / "torch_12_345_0", tmp_path / "torch_12_999_0", tmp_path / "torch_12_777_1"
+    for path in (made, foreign, nested):
+        path.write_bytes(b"\0" * 8)
+    other = tmp_path / "passwd"
+    other.write_text("keep")
+    shared = bench.SharedFiles(tmp_path)
+    if os.geteuid() == 0:
+        os.chown(foreign, 12345, 12345)  # another process's file (as root: every worker has a uid of its own)
+    outputs = ([_exported_with_counter("/torch_12_345_0"), _exported_with_counter("/torch_12_999_0")],
+               {"m": _exported_with_counter("/torch_12_777_1")}, _exported_with_counter("/../passwd"))
+    shared.note(outputs, os.getpid())
+    shared.remove()
+    assert not made.exists() and not nested.exists()
+    assert other.read_text() == "keep"
+    assert foreign.exists() == (os.geteuid() == 0)
+
+
+def test_the_references_time_is_kept_per_problem_version_and_device(tmp_path, catalog):
+    problem = catalog.problems["quantized-adamw-8bit"]
+    bench.record_reference_time(tmp_path, problem, "NVIDIA H200 (CUDA)", (146484,), 12.5)
+    assert bench.reference_times(tmp_path, problem, "NVIDIA H200 (CUDA)") == {(146484,): 12.5}
+    assert bench.reference_times(tmp_path, problem, "NVIDIA H100 (CUDA)") == {}
+    changed = replace(problem, reference_source=problem.reference_source + "\n# changed\n")
+    assert bench.reference_times(tmp_path, changed, "NVIDIA H200 (CUDA)") == {}

@@ -176,6 +176,60 @@ def test_forged_ipc_handles_are_refused_before_cuda_sees_them():
         benchtime.import_output(bad_dtype)
 
 
+@pytest.mark.parametrize("descriptor", [
+    [[0, 4], "float32", 0, "extra"], [[2, 4], "float32", 0], [[0], "object", 0], [[0], "float32", -1]])
+def test_a_forged_empty_output_is_refused(descriptor):
+    """An empty CUDA output crosses as its shape alone (it has no memory to share); only an empty one."""
+    with pytest.raises(ValueError):
+        benchtime.import_output({benchtime.EMPTY: descriptor})
+
+
+def test_the_start_event_is_queued_behind_the_device_spin(monkeypatch):
+    """The timed call's device operations, in order: the repetitions kept apart by a synchronisation,
+    then a spin of the grader's length, the start event behind it, the call, the end event. (No CUDA
+    here: the device functions benchtime holds are replaced by a recorder of what is queued.)"""
+    queued: list[str] = []
+    names = iter(["start", "end"])
+
+    class Event:
+        def __init__(self, enable_timing: bool):
+            self.name = next(names)
+
+    monkeypatch.setattr(benchtime, "_synchronize", lambda: queued.append("synchronize"))
+    monkeypatch.setattr(benchtime, "_sleep", lambda cycles: queued.append(f"spin {cycles}"))
+    monkeypatch.setattr(benchtime, "_Event", Event)
+    monkeypatch.setattr(benchtime, "_EVENT_METHODS", {
+        "record": lambda event: queued.append(f"record {event.name}"), "elapsed_time": lambda start, end: 0.5})
+    monkeypatch.setattr(benchtime, "_cycles_per_ms", 1_980_000.0)  # an H200's 1.98 GHz
+
+    output, rep = benchtime._call(lambda x: queued.append("call") or x + 1, (1,), timed=True, spin_ms=2.0)
+    assert output == 2 and rep["device_ms"] == 0.5
+    assert queued == [
+        "synchronize", "spin 3960000", "record start", "call", "record end", "synchronize"]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_host_work_before_the_launch_is_hidden_behind_the_spin_on_a_gpu():
+    """A millisecond of host work before a tiny kernel's launch is not in its device time."""
+    x = torch.zeros(1024, device="cuda")
+
+    def slow_to_launch(t):
+        time.sleep(0.001)
+        return t.add_(1)
+
+    slow_to_launch(x)
+    _, rep = benchtime._call(slow_to_launch, (x,), timed=True, spin_ms=2.0)
+    assert rep["device_ms"] is not None and rep["device_ms"] < 0.5
+    assert rep["wall_ms"] is not None and rep["wall_ms"] >= 2.0 + rep["device_ms"] - 0.05
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_an_empty_cuda_output_crosses_to_the_trusted_worker():
+    empty = torch.empty(0, 4, device="cuda", dtype=torch.bfloat16)
+    crossed = benchtime.import_output(benchtime.export_output((empty, 3)))
+    assert crossed[0].shape == (0, 4) and crossed[0].dtype == torch.bfloat16 and crossed[0].is_cuda
+
+
 def replace_at(forged: dict, index: int, value) -> dict:
     fields = list(forged[benchtime.IPC])
     fields[index] = value
