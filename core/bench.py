@@ -541,7 +541,7 @@ CREATE TABLE IF NOT EXISTS bench_best (
 """
 
 
-def _connect(workspace: Path) -> sqlite3.Connection:
+def _connect(workspace: Path | None) -> sqlite3.Connection:
     connection = history.connect(workspace)
     connection.executescript(BEST_SCHEMA + REFERENCE_SCHEMA)
     return connection

@@ -33,7 +33,7 @@ import torch
 
 _perf_counter = time.perf_counter
 _synchronize = torch.cuda.synchronize
-_sleep = torch.cuda._sleep  # spins the device for a number of its clock cycles
+_sleep: Callable[[int], None] = torch.cuda._sleep  # spins the device for a number of its clock cycles
 _device_synchronize = getattr(torch._C, "_cuda_synchronize", None)  # what torch.cuda.synchronize calls
 _Event = torch.cuda.Event
 _EVENT_METHODS = {name: getattr(_Event, name)
@@ -268,7 +268,7 @@ def import_output(value: Any) -> Any:
         if not (isinstance(size, list) and 0 in size and all(type(i) is int and i >= 0 for i in size)
                 and dtype in DTYPES and (device is None or type(device) is int and device >= 0)):
             raise ValueError("malformed empty CUDA output")
-        return torch.empty(size, dtype=DTYPES[dtype], device=torch.device("cuda", device))
+        return torch.empty(size, dtype=DTYPES[dtype], device="cuda" if device is None else f"cuda:{device}")
     if isinstance(value, dict) and IPC in value:
         from torch.multiprocessing.reductions import rebuild_cuda_tensor
 
