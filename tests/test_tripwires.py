@@ -96,7 +96,7 @@ def test_the_reference_runs_without_tripwires(runner):
 
 # The katas whose shortcuts used to be accepted with right answers (issue 15's review), now refused by a rule.
 RULED = {"logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward", "flash-attention-forward",
-         "fused-row-softmax", "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant"}
+         "lora-forward", "fused-row-softmax", "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant"}
 
 
 @pytest.mark.parametrize("problem,path", [(p, c) for p, c in CHEATS if p.slug in RULED

@@ -27,4 +27,8 @@ def cases():
         {"name": "batch of 8 inputs, out != in, scale 0.5", "args": _random(3, (8,), 48, 20, 4, 0.5)},
         {"name": "3-D batch [2, 5, 64], rank 8, scale alpha/r = 2", "args": _random(4, (2, 5), 64, 40, 8, 2.0)},
         {"name": "wide layer 256 -> 128, rank 16, scale 0.125", "args": _random(5, (16,), 256, 128, 16, 0.125)},
+        # Last, so that a method's other mistakes show first: B @ A here is [2048, 2048] in float32 (16 MiB), twice
+        # the worker's 8 MiB, while the two thin matmuls need 32 KiB. (W itself is an input: it does not count.)
+        {"name": "a 2048 x 2048 layer, rank 8: B @ A (16 MiB) exceeds the 8 MiB limit",
+         "args": _random(6, (4,), 2048, 2048, 8, 0.5)},
     ]
