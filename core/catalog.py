@@ -284,6 +284,7 @@ def _shared_fields(fields: _Fields, slug: str) -> dict[str, Any]:
             memory_mb=fields.get("memory_limit_mb", int, Limits.memory_mb, lambda v: v > 0, "a positive number of MiB"),
             gpu_memory_mb=fields.get("gpu_memory_limit_mb", int, Limits.gpu_memory_mb, lambda v: v > 0,
                                      "a positive number of MiB"),
+            compile_s=fields.get("compile_allowance", float, None, lambda v: v >= 0, "a number of seconds >= 0"),
         ),
         atol=fields.get("atol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),
         rtol=fields.get("rtol", float, 1e-4, lambda v: v >= 0, "a number >= 0"),

@@ -154,4 +154,5 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
                                 failure_line(last, None, entry_line), **measures)
             results.append(with_values(result, last, level, "return", shown if comparisons else None, actual,
                                        expected))
+        results[-1].note = solution.notes.get(index, "")  # keyed as user_obj numbers the cases
     return results, "".join(solution.output)

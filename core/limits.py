@@ -3,13 +3,19 @@ with CUDA.
 
 A problem sets three (problem.toml or the codestar JSON): `time_limit` (wall seconds per call),
 `memory_limit_mb` (host memory a worker may add over its warm start) and `gpu_memory_limit_mb`
-(device memory a worker may hold; CUDA workers only). Everything else derives from them here.
+(device memory a worker may hold; CUDA workers only), and may set a fourth, `compile_allowance` (what a
+worker's first call may take beyond the time limit). Everything else derives from them here.
 
                  CPU worker                               CUDA worker
   host memory    RLIMIT_AS: the address space at start    resident size, polled by the grader, over
                  + the limit (set in the child)           the size once CUDA is initialised
   device memory  -                                        torch's per-process memory fraction
   wall time      the grader's clock per call; a worker that overruns it is killed
+  first call     the time limit (the interpreter          the time limit + COMPILE_ALLOWANCE_S (or the
+  of a worker,   compiles nothing), + the problem's       problem's own): Triton compiles a kernel at
+  and its load   compile_allowance where it sets one      its first launch, into the worker's own cache
+                 A first call that used the allowance passes with a note saying so; over it, its
+                 timeout names both figures. Later calls keep the time limit.
   CPU time       RLIMIT_CPU: a backstop behind the wall clock, never what decides
   output         RLIMIT_FSIZE on the printed-output file
 
@@ -28,6 +34,11 @@ RSS_POLL_S = 0.1  # how often the grader checks a CUDA worker's resident size
 # A CUDA worker is started ahead of need (CUDA context, torch's CUDA libraries, Triton's driver); when
 # a request finds it still starting, this is what that start may take beyond the problem's own limit.
 CUDA_START_S = 20.0
+# What a worker's first call (and its load, where kernels compile at import) may take beyond the time
+# limit on CUDA, where Triton compiles each kernel at its first launch: seconds for a small kernel,
+# tens of seconds for an AdamW-sized one on a cold cache, and every solution worker's cache is cold.
+# The interpreter (on the CPU) compiles nothing. A problem's `compile_allowance` overrides it.
+COMPILE_ALLOWANCE_S = 60.0
 COPY_TIMEOUT_S = 120.0  # the benchmark's measurement of the device's copy bandwidth (trusted code)
 BENCH_GRACE_S = 60.0  # per benchmark shape, on top of its calls: making fresh inputs, the reference's check
 TRUSTED_MEMORY_MB = 4096  # host memory a trusted worker may add, at least: a bound against a broken problem
@@ -57,6 +68,7 @@ class Limits:
     time_s: float = 5.0
     memory_mb: int = 512
     gpu_memory_mb: int = 4096
+    compile_s: float | None = None  # the problem's `compile_allowance`; None: compile_allowance() decides
 
     def worker(self, calls: int, cuda: bool, trusted: bool = False) -> WorkerLimits:
         """The limits of a worker that will make up to `calls` calls, on CUDA or not. A trusted worker
@@ -67,17 +79,28 @@ class Limits:
         return WorkerLimits(
             reply_bytes=min(REPLY_LIMIT_BYTES, memory_mb * MIB + OUTPUT_LIMIT_BYTES),
             memory_bytes=memory_mb * MIB,
-            cpu_seconds=int(self.time_s * max(calls, 1)) + CPU_BACKSTOP_S,
+            # The load and the first call may each spend the compile allowance.
+            cpu_seconds=int(self.time_s * max(calls, 1) + 2 * self.compile_allowance(cuda)) + CPU_BACKSTOP_S,
             cuda=cuda,
             gpu_memory_bytes=self.gpu_memory_mb * MIB if cuda and not trusted else None,
             poll_resident=cuda)
 
-    def load_timeout(self, cuda: bool) -> float:
-        """Loading a solution (its imports and top-level code), plus a CUDA worker's start."""
-        return self.time_s + (CUDA_START_S if cuda else 0.0)
+    def compile_allowance(self, cuda: bool) -> float:
+        """What a worker's first call may take beyond the time limit to compile its kernels: the problem's
+        own figure where it sets one, else COMPILE_ALLOWANCE_S in a CUDA worker (only kernel problems
+        have those) and nothing on the CPU."""
+        if self.compile_s is not None:
+            return self.compile_s
+        return COMPILE_ALLOWANCE_S if cuda else 0.0
 
-    def call_timeout(self, calls: int = 1) -> float:
-        return self.time_s * calls
+    def load_timeout(self, cuda: bool) -> float:
+        """Loading a solution (its imports and top-level code, which may compile kernels), plus a CUDA
+        worker's start."""
+        return self.time_s + self.compile_allowance(cuda) + (CUDA_START_S if cuda else 0.0)
+
+    def call_timeout(self, cuda: bool = False, first: bool = False) -> float:
+        """One call; a worker's `first` call may compile its kernels (compile_allowance)."""
+        return self.time_s + (self.compile_allowance(cuda) if first else 0.0)
 
     def shape_timeout(self, calls: int) -> float:
         """One benchmark shape: its calls, and the inputs made and checked around them."""

@@ -75,6 +75,7 @@ def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
                 same = first_with.setdefault((case.status, detail), case.id)
                 if same != case.id:
                     detail = f"same error as case {same}"
+            detail = "\n".join(part for part in (detail, case.note) if part)
             table.add_row(Text(symbol, style=style), str(case.id), escape(case.name), f"{case.time_ms:.1f}",
                           Text(detail))
         parts.append(table)

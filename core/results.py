@@ -70,6 +70,8 @@ class CaseResult:
     hidden: bool = False  # a hidden case: what it expected is never shown (hide_expected)
     # The values of the run's first failing case, when they were asked for (core/values.py).
     values: list[InlineValue] = field(default_factory=list)
+    # What a report says of the case whatever its status: that its time includes a first compile.
+    note: str = ""
 
 
 @dataclass
@@ -124,6 +126,23 @@ def verdict_of(cases: list[CaseResult]) -> Verdict:
 
 
 _STATUS_OF_ERROR: dict[str, CaseStatus] = {"timeout": "timeout", "memory": "memory", "skipped": "skipped"}
+
+
+def case_text(case: CaseResult) -> str:
+    """A case's message and note, as a report shows them beside the case (a passed case has no message)."""
+    return "\n".join(part for part in (case.message if case.status != "passed" else "", case.note) if part)
+
+
+def compile_note(took_s: float, time_limit_s: float) -> str:
+    """A first call that ran over the time limit within the compile allowance (core/limits.py)."""
+    return (f"took {took_s:.1f} s, including the first compile of its kernels (the {time_limit_s:g} s limit "
+            f"applies from the second call)")
+
+
+def compile_timeout_message(time_limit_s: float, allowance_s: float) -> str:
+    """A first call that ran over the time limit and the compile allowance both."""
+    return (f"time limit exceeded: the first call ran over {time_limit_s + allowance_s:g} s, the {time_limit_s:g} s "
+            f"limit plus {allowance_s:g} s for the first compile of its kernels")
 
 
 def not_run_after_timeout(case_id: int) -> str:

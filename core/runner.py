@@ -223,6 +223,8 @@ class Runner:
                     results += [CaseResult(i, c.name, "skipped", message=f"not run: case {index} failed")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
+        for result in results:
+            result.note = calls.notes.get(result.id, "")
         if arena is not None:
             arena.close()
         return results, "".join(calls.output)

@@ -6,11 +6,12 @@ sent only the case inputs, the reference's runs trusted code only.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .kinds import kind_of
 from .problem import Problem
-from .results import GradingError, not_run_after_timeout
+from .results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
 from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from .sandbox.protocol import ErrorInfo, SolutionSpec
 from .sandbox.trace import TraceLevel
@@ -51,9 +52,10 @@ class ReferenceWorker:
 
     def __init__(self, problem: Problem, pool: WorkerPool, device: str, calls: int):
         self.problem, self.device = problem, device
+        self.calls = 0
         spec = solution_spec(problem, problem.reference_source, reference_filename(problem), calls=calls,
                              cuda=device == "cuda", trusted=True)
-        self.worker = pool.open(spec, problem.limits.load_timeout(device == "cuda"))
+        self.worker = pool.open(spec, problem.limits.load_timeout(spec.cuda))
         if self.worker.load_error is not None:
             self.close()
             raise GradingError(f"{reference_filename(problem)}: the reference failed to load: "
@@ -62,8 +64,10 @@ class ReferenceWorker:
     def __call__(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                  state_keys: tuple[int | str, ...] = ()) -> tuple[Any, dict[Any, Any]]:
         """-> (the output, the graded state of `state_keys` after the call)."""
-        outcome = self.worker.call(args, kwargs, snapshot=state_keys, device=self.device,
-                                   timeout=self.problem.limits.call_timeout())
+        # A reference in Triton compiles its kernels on its first call, as a solution does.
+        timeout = self.problem.limits.call_timeout(self.worker.spec.cuda, first=self.calls == 0)
+        self.calls += 1
+        outcome = self.worker.call(args, kwargs, snapshot=state_keys, device=self.device, timeout=timeout)
         if outcome.status != "ok":
             message = outcome.error.message if outcome.error else outcome.status
             raise GradingError(f"{self.problem.slug}: the reference failed on case '{name}' ({self.device}): "
@@ -84,7 +88,9 @@ class SolutionCalls:
     """The one loop that drives a solution's worker through a run's calls, whatever the kind: the
     worker is opened when first needed and again after it died (a crash), what the solution prints
     is kept, and after a call exceeds the time limit no further call is made (each answers "not
-    run", saying why), so that a run's verdict comes within the limit."""
+    run", saying why), so that a run's verdict comes within the limit. A worker's first call may
+    compile its kernels: it has the problem's compile allowance beyond the time limit (core/limits.py),
+    and a case whose call needed it gets a note saying so (`notes`)."""
 
     def __init__(self, pool: WorkerPool, problem: Problem, spec: SolutionSpec, device: str,
                  cancel: CancelToken | None, arena: InputArena | None = None):
@@ -93,6 +99,8 @@ class SolutionCalls:
         self.worker: Worker | None = None
         self.output: list[str] = []
         self.timed_out: int | None = None  # the case whose call exceeded the time limit
+        self.notes: dict[int, str] = {}  # case id -> what its time includes (a first compile)
+        self._first = True  # the worker's next call is its first
 
     @property
     def load_failed(self) -> bool:
@@ -112,14 +120,30 @@ class SolutionCalls:
             self.worker = self.pool.open(self.spec, self.problem.limits.load_timeout(self.spec.cuda),
                                          cancel=self.cancel, arena=self.arena)
             self.output.append("".join(self.worker.output_parts))  # what it printed while loading
+            self._first = True
         if self.worker.load_error is not None:
             return CallResult("error", error=self.worker.load_error)
-        outcome = self.worker.call(args, kwargs, snapshot=snapshot, timeout=self.problem.limits.call_timeout(),
-                                   device=self.device, trace=trace, watch=watch)
+        first, self._first = self._first, False
+        outcome = self.worker.call(args, kwargs, snapshot=snapshot, device=self.device, trace=trace, watch=watch,
+                                   timeout=self.problem.limits.call_timeout(self.spec.cuda, first))
         self.output.append(outcome.output)
+        if first:
+            self._judge_first_call(case_id, outcome)
         if outcome.status == "timeout":
             self.timed_out = case_id
         return outcome
+
+    def _judge_first_call(self, case_id: int, outcome: CallResult) -> None:
+        """A first call over the time limit: within the compile allowance, a note on its case; over both
+        (the wall clock stopped it), a timeout that names both figures."""
+        limits = self.problem.limits
+        allowance, took = limits.compile_allowance(self.spec.cuda), outcome.time_ms / 1e3
+        if allowance <= 0 or took <= limits.time_s:
+            return
+        if outcome.status != "timeout":
+            self.notes[case_id] = compile_note(took, limits.time_s)
+        elif outcome.error is not None and took >= limits.time_s + allowance:  # not the CPU-time backstop
+            outcome.error = replace(outcome.error, message=compile_timeout_message(limits.time_s, allowance))
 
     def close(self) -> None:
         if self.worker is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from infrakata.core.problem import Problem
-from infrakata.core.results import CaseResult, Finding, RunReport, verdict_words
+from infrakata.core.results import CaseResult, Finding, RunReport, case_text, verdict_words
 from infrakata.core.statement import rendered
 from infrakata.core.static import find_entry_point
 from lsprotocol import types
@@ -74,7 +74,7 @@ def _finding_diagnostic(text: Text, finding: Finding) -> types.Diagnostic:
 
 
 def case_message(case: CaseResult) -> str:
-    return f"{case_title(case)}: {case.message or case.status}"
+    return f"{case_title(case)}: {case_text(case) or case.status}"
 
 
 def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: CaseResult, uri: str,
@@ -237,7 +237,7 @@ def hover_markdown(problem: Problem, report: RunReport | None, version: int | No
         if report.cases:
             lines += ["", "| case | status | time | message |", "| --- | --- | --- | --- |"]
             lines += [f"| {case.id} {_cell(case.name)} | {case.status} | {case.time_ms:.1f} ms | "
-                      f"{_cell(case.message)} |" for case in report.cases]
+                      f"{_cell(case_text(case))} |" for case in report.cases]
         parts.append("\n".join(lines))
     parts.append("---")
     parts.append(rendered(problem.statement.strip()) or "(this problem has no statement)")

@@ -223,6 +223,14 @@ def test_a_long_rejection_is_cut_to_one_short_line():
     assert convert.benchmark_figure({"correct": False, "gate_message": "cancelled:\nmore"}) == "rejected: cancelled"
 
 
+def test_a_cases_note_follows_its_message_in_its_diagnostic(problem: Problem):
+    note = "took 12.4 s, including the first compile of its kernels (the 5 s limit applies from the second call)"
+    graded = report("wrong_answer", CaseResult(1, "big", "failed", message="out[0]: expected 1, got 2", note=note),
+                    CaseResult(2, "small", "passed"))
+    [diagnostic] = convert.diagnostics(graded, problem, WRONG, URI, UTF16)
+    assert diagnostic.message == f"case 1 (big): out[0]: expected 1, got 2\n{note}"
+
+
 # -- hover -------------------------------------------------------------------------------------
 
 
@@ -254,6 +262,12 @@ def test_hover_shows_the_last_result_per_case_with_cells_kept_in_their_column(pr
         "| 3 negative | skipped | 0.0 ms |  |",
     ]
     assert "(version" not in convert.hover_markdown(problem, graded, None)
+
+
+def test_hover_shows_a_passed_cases_note(problem: Problem):
+    note = "took 12.4 s, including the first compile of its kernels (the 5 s limit applies from the second call)"
+    graded = report("accepted", CaseResult(1, "big", "passed", time_ms=12400.0, note=note))
+    assert f"| 1 big | passed | 12400.0 ms | {note} |" in convert.hover_markdown(problem, graded, 1).splitlines()
 
 
 def test_hover_of_a_relative_norm_problem_and_one_without_a_statement():
