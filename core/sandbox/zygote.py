@@ -66,8 +66,11 @@ def _probe_cuda() -> tuple[bool, tuple[Gpu, ...]]:
             import torch
 
             cuda = torch.cuda.is_available()
-            gpus = read_gpus() if cuda else ()
-            os.write(write, json.dumps({"cuda": cuda, "gpus": [vars(gpu) for gpu in gpus]}).encode())
+            try:
+                gpus = [vars(gpu) for gpu in read_gpus()] if cuda else []
+            except Exception:  # noqa: BLE001 - the modes are a diagnosis: CUDA is used all the same
+                gpus = []
+            os.write(write, json.dumps({"cuda": cuda, "gpus": gpus}).encode())
         finally:
             os._exit(0)
     os.close(write)
