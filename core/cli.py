@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from .sandbox.pool import WorkerPool
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
+# Commands that fork a few workers and exit: their zygote skips the idle imports (WorkerPool.idle_imports).
+ONE_SHOT = ("bench",)
 
 
 def _process_started() -> float:
@@ -338,7 +340,8 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
-    """The sandbox's layers here (core/doctor.py). Exit 0 when every layer holds, 1 otherwise."""
+    """The sandbox's layers and the GPUs here (core/doctor.py). Exit 0 when every layer holds and the GPU
+    (if any) can be graded on, 1 otherwise."""
     from .doctor import diagnose, format_diagnosis
 
     diagnosis = diagnose(ctx.pool())
@@ -346,7 +349,7 @@ def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
         print(json.dumps(diagnosis.to_dict(), ensure_ascii=False, indent=2))
     else:
         Console(highlight=False, soft_wrap=True).print(escape(format_diagnosis(diagnosis)))
-    return 0 if not diagnosis.missing else 1
+    return 0 if not diagnosis.missing and diagnosis.gpu_problem is None else 1
 
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
@@ -404,14 +407,17 @@ def watched(target: Path) -> tuple[Path, Path | None]:
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     from .bench import bench_to_dict, format_bench, run_benchmark
-    from .sandbox.pool import WorkerPool
+    from .sandbox.gpu import INTERPRET_CLEARED_NOTE
 
     path = Path(args.file)
     source = _read(path)
     problem = ctx.problem_for(path, source, args.problem)
     if problem.benchmark is None:
         raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
-    result = run_benchmark(problem, source, path, WorkerPool.shared(), workspace=ctx.workspace)
+    pool = ctx.pool()
+    if pool.wait_ready().get("interpret_cleared"):
+        ctx.err.print(f"[yellow]note:[/] {escape(INTERPRET_CLEARED_NOTE)}")
+    result = run_benchmark(problem, source, path, pool, workspace=ctx.workspace)
     print(json.dumps(bench_to_dict(result), ensure_ascii=False) if args.json else format_bench(result))
     return EXIT_ACCEPTED if result.accepted else EXIT_REJECTED
 
@@ -623,7 +629,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("run", "bench", "watch", "check-problems", "doctor"):
             from .sandbox.pool import WorkerPool
 
-            WorkerPool.shared().start()  # warm the zygote while this process loads the problem
+            pool = WorkerPool.shared()
+            pool.idle_imports = args.command not in ONE_SHOT  # its workers would wait for them
+            pool.start()  # warm the zygote while this process loads the problem
         start = Path(getattr(args, "file", None) or getattr(args, "dir", None) or ".")
         ctx = Context(start if start.exists() else Path("."), args.problems, args.isolation)
         if args.command in ("run", "bench", "watch", "grade", "check-problems", "doctor"):

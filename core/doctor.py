@@ -4,7 +4,8 @@ The layers are probed by the zygote itself (core/sandbox/zygote.py confines a th
 as every worker is confined, and tries each layer from inside), so what this says is what a solution
 would meet. The language server logs the same once at start; `kata run`, `kata watch`, `kata grade`
 and `kata bench` print a one-line warning naming what is missing; with isolation "strict" they refuse
-to grade instead.
+to grade instead. It also lists the GPUs with their compute modes (core/sandbox/gpu.py): on one that
+cannot hold grading's several CUDA processes, CUDA work is refused, and this says what to change.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import platform
 from dataclasses import dataclass
 from typing import Any
 
+from .sandbox.gpu import INTERPRET_CLEARED_NOTE, compute_mode_problem, mode_name
 from .sandbox.pool import WorkerPool, missing_layers
-from .sandbox.protocol import Layer
+from .sandbox.protocol import Gpu, Layer
 
 FIXES = {
     "namespaces": "run as root, or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; "
@@ -35,22 +37,36 @@ class Diagnosis:
     platform: str
     cuda: bool
     triton: bool
+    gpus: tuple[Gpu, ...] = ()  # the visible CUDA devices and their compute modes
+    interpret_cleared: bool = False  # an inherited TRITON_INTERPRET=1 was cleared for the workers (CUDA here)
 
     @property
     def missing(self) -> list[Layer]:
         return missing_layers(self.layers)
 
+    @property
+    def gpu_problem(self) -> str | None:
+        """Why CUDA work is refused here (the GPU's compute mode), with the fix."""
+        return compute_mode_problem(self.gpus)
+
+    @property
+    def notes(self) -> list[str]:
+        return [INTERPRET_CLEARED_NOTE] if self.interpret_cleared else []
+
     def to_dict(self) -> dict[str, Any]:
         return {"platform": self.platform, "isolation": self.isolation, "cuda": self.cuda, "triton": self.triton,
                 "layers": [{**vars(layer), "fix": None if layer.active else FIXES.get(layer.name)}
                            for layer in self.layers],
-                "complete": not self.missing}
+                "complete": not self.missing,
+                "gpus": [{**vars(gpu), "mode": mode_name(gpu.mode)} for gpu in self.gpus],
+                "gpu_problem": self.gpu_problem, "notes": self.notes}
 
 
 def diagnose(pool: WorkerPool) -> Diagnosis:
     info = pool.wait_ready()
     machine = f"{platform.system()} {platform.release()} ({platform.machine()}), Python {platform.python_version()}"
-    return Diagnosis(pool.isolation_layers, pool.isolation, machine, bool(info.get("cuda")), bool(info.get("triton")))
+    return Diagnosis(pool.isolation_layers, pool.isolation, machine, bool(info.get("cuda")), bool(info.get("triton")),
+                     pool.gpus, bool(info.get("interpret_cleared")))
 
 
 def format_diagnosis(diagnosis: Diagnosis) -> str:
@@ -71,6 +87,12 @@ def format_diagnosis(diagnosis: Diagnosis) -> str:
         lines.append(f"missing: {missing}; {verdict}")
     else:
         lines.append(f"every layer holds: isolation = \"strict\" grades here (now: \"{diagnosis.isolation}\")")
+    for gpu in diagnosis.gpus:
+        lines.append(f"GPU {gpu.index}: {gpu.name} ({gpu.bus_id}), compute mode {mode_name(gpu.mode)}"
+                     f"{'' if gpu.index == 0 else ' (unused: workers use the first visible GPU)'}")
+    if diagnosis.gpu_problem is not None:
+        lines.append(f"✗ CUDA work is refused: {diagnosis.gpu_problem}")
+    lines += [f"note: {note}" for note in diagnosis.notes]
     return "\n".join(lines)
 
 

@@ -187,6 +187,8 @@ class KataServer(LanguageServer):
         line = warning_line(diagnosis.layers)
         if line is not None:
             self.show(f"kata: {line}", types.MessageType.Warning, once=True)
+        if diagnosis.gpu_problem is not None:  # every kernel kata would be refused: said before the first save
+            self.show(f"kata: {diagnosis.gpu_problem}", types.MessageType.Warning, once=True)
 
     @property
     def runner(self) -> Runner:

@@ -32,13 +32,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S
 from . import procfs
+from .gpu import compute_mode_problem
 from .policy import zygote_environment
 from .protocol import (
+    NO_IDLE_IMPORTS,
     CallRequest,
     ErrorInfo,
     Exited,
     Forked,
     ForkRequest,
+    Gpu,
     Layer,
     ProtocolError,
     Ready,
@@ -412,6 +415,10 @@ class WorkerPool:
         self.info: dict[str, Any] = {}
         self.isolation_layers: tuple[Layer, ...] = ()  # as the zygote's probe found them
         self.isolation = "best"  # or "strict": refuse to grade without every layer (ISOLATION_MODES)
+        # The zygote imports, when idle, what only some solutions need (torch._dynamo, seconds): worth it to a
+        # long-lived pool (the server, `kata watch`), a wait for the first fork of a one-shot command's. Read at start.
+        self.idle_imports = True
+        self.gpus: tuple[Gpu, ...] = ()  # the visible CUDA devices and their compute modes, as the zygote found them
         # The workers of each kind (CUDA or not) started ahead of need, by their pids, readiest first.
         self.spares: dict[bool, list[int]] = {}
         self._runtime: str | None = None
@@ -441,7 +448,8 @@ class WorkerPool:
             # folder, with -P (Python 3.11+) keeping even that off sys.path.
             flags = ["-P"] if sys.version_info >= (3, 11) else []
             self._process = subprocess.Popen(
-                [sys.executable, *flags, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno()), self._runtime],
+                [sys.executable, *flags, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno()), self._runtime,
+                 *([] if self.idle_imports else [NO_IDLE_IMPORTS])],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
                 start_new_session=True, cwd=self._runtime,
                 env={**zygote_environment(dict(os.environ)), **ZYGOTE_ENVIRONMENT})
@@ -461,7 +469,7 @@ class WorkerPool:
             event = decode_event(data)
             if isinstance(event, Ready):
                 self.info = asdict(event)
-                self.isolation_layers = event.isolation
+                self.isolation_layers, self.gpus = event.isolation, event.gpus
                 self._ready.set()
                 log.info("zygote: ready %s", event)
             elif isinstance(event, SpareStarted):
@@ -502,6 +510,13 @@ class WorkerPool:
         missing = missing_layers(self.isolation_layers)
         if self.isolation == "strict" and (missing or not self.isolation_layers):
             raise SandboxUnavailable(strict_refusal(missing))
+
+    def check_cuda(self) -> None:
+        """Refuse (SandboxUnavailable) CUDA work on a GPU whose compute mode cannot hold grading's processes."""
+        self.wait_ready()
+        problem = compute_mode_problem(self.gpus)
+        if problem is not None:
+            raise SandboxUnavailable(problem)
 
     def _fork(self, fds: list[int], cuda: bool, trusted: bool = False) -> int:
         request = encode_event(ForkRequest(cuda, trusted))
@@ -552,6 +567,8 @@ class WorkerPool:
 
     def open(self, spec: SolutionSpec, load_timeout: float, *, cancel: CancelToken | None = None,
              arena: InputArena | None = None) -> Worker:
+        if spec.cuda:
+            self.check_cuda()
         return Worker(self, spec, cancel, load_timeout, arena)
 
     def close(self) -> None:

@@ -183,6 +183,9 @@ def clean_text(text: str, limit: int | None = None) -> str:
 
 # -- grader <-> zygote ------------------------------------------------------------------------------
 
+NO_IDLE_IMPORTS = "--no-idle-imports"  # the zygote's argument for a one-shot command's pool (WorkerPool.idle_imports)
+
+
 @dataclass(frozen=True)
 class ForkRequest:
     """Sent with the run's descriptors: the worker's input and output pipes, its printed-output file and,
@@ -193,11 +196,23 @@ class ForkRequest:
 
 
 @dataclass(frozen=True)
+class Gpu:
+    """A visible CUDA device as the driver described it to the zygote's probe (core/sandbox/gpu.py)."""
+
+    index: int  # its CUDA ordinal here (after CUDA_VISIBLE_DEVICES)
+    name: str
+    bus_id: str  # its PCI bus id, which nvidia-smi -i takes whatever CUDA_VISIBLE_DEVICES says
+    mode: int  # its compute mode: 0 default, 2 prohibited, 3 exclusive process (gpu.COMPUTE_MODES)
+
+
+@dataclass(frozen=True)
 class Ready:
     cuda: bool
     triton: bool
     interpret: bool  # Triton runs through its CPU interpreter
     isolation: tuple[Layer, ...] = ()  # the layers a probe worker was confined by, as every worker will be
+    gpus: tuple[Gpu, ...] = ()  # the visible CUDA devices and their compute modes
+    interpret_cleared: bool = False  # an inherited TRITON_INTERPRET was cleared: this machine has CUDA
 
 
 @dataclass(frozen=True)
@@ -231,6 +246,7 @@ def decode_event(data: bytes) -> Event:
         cls = _EVENTS[raw.pop("event")]
         if cls is Ready:
             raw["isolation"] = tuple(Layer(**layer) for layer in raw.get("isolation", ()))
+            raw["gpus"] = tuple(Gpu(**gpu) for gpu in raw.get("gpus", ()))
         return cls(**raw)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ProtocolError(f"malformed zygote message: {error}") from None

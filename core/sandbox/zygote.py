@@ -28,12 +28,15 @@ from pathlib import Path
 from typing import NoReturn
 
 from .confine import LAYERS, Confinement, Spare, sweep_uid
+from .gpu import compute_mode_problem, interprets, read_gpus, triton_interpret
 from .procfs import children
 from .protocol import (
+    NO_IDLE_IMPORTS,
     Event,
     Exited,
     Forked,
     ForkRequest,
+    Gpu,
     Layer,
     ProtocolError,
     Ready,
@@ -52,18 +55,35 @@ SPARES_PER_KIND = 2
 REFILL_AFTER_S = 0.03  # a spare taken while another is left is replaced this long after, when nothing else waits
 
 
-def _probe_cuda() -> bool:
-    """Whether CUDA can be used, asked in a throwaway child so that this process stays free of it."""
+def _probe_cuda() -> tuple[bool, tuple[Gpu, ...]]:
+    """Whether CUDA can be used, and the visible GPUs with their compute modes, asked in a throwaway child
+    so that this process stays free of CUDA."""
+    read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
+            os.close(read)
             import torch
 
-            os._exit(0 if torch.cuda.is_available() else 1)
-        except BaseException:  # noqa: BLE001
-            os._exit(1)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
+            cuda = torch.cuda.is_available()
+            try:
+                gpus = [vars(gpu) for gpu in read_gpus()] if cuda else []
+            except Exception:  # noqa: BLE001 - the modes are a diagnosis: CUDA is used all the same
+                gpus = []
+            os.write(write, json.dumps({"cuda": cuda, "gpus": gpus}).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    data = b""
+    while chunk := os.read(read, 65536):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    try:
+        found = json.loads(data)
+        return found["cuda"] is True, tuple(Gpu(**gpu) for gpu in found["gpus"])
+    except (ValueError, TypeError, KeyError):  # the child died before it could say: no CUDA here
+        return False, ()
 
 
 def _warm_imports() -> Ready:
@@ -72,10 +92,14 @@ def _warm_imports() -> Ready:
     import torch
 
     torch.set_num_threads(1)
-    cuda = _probe_cuda()
-    if not cuda:
-        # Triton kernels run on CPU tensors through the interpreter; must be set before `import triton`.
-        os.environ.setdefault("TRITON_INTERPRET", "1")
+    cuda, gpus = _probe_cuda()
+    # Before `import triton`, which reads it: the interpreter runs kernels on CPU tensors where there is no
+    # CUDA, and is cleared where there is (gpu.triton_interpret).
+    interpret, cleared = triton_interpret(os.environ.get("TRITON_INTERPRET"), cuda)
+    if interpret is None:
+        os.environ.pop("TRITON_INTERPRET", None)
+    else:
+        os.environ["TRITON_INTERPRET"] = interpret
     try:
         import numpy  # noqa: F401 - the Triton interpreter needs it
         import triton  # noqa: F401
@@ -84,7 +108,7 @@ def _warm_imports() -> Ready:
     except ImportError:
         has_triton = False
     from . import child  # noqa: F401 - what every worker runs, imported once here
-    return Ready(cuda, has_triton, os.environ.get("TRITON_INTERPRET") == "1")
+    return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
 
 
 def _orphans(known: set[int]) -> list[int]:
@@ -164,7 +188,8 @@ class _Spare:
 
 
 class Zygote:
-    def __init__(self, sock: socket.socket, cuda: bool, confinement: Confinement, isolation: tuple[Layer, ...]):
+    def __init__(self, sock: socket.socket, cuda: bool, confinement: Confinement, isolation: tuple[Layer, ...],
+                 idle_imports: bool = True):
         self.sock = sock
         self.confinement = confinement
         active = {layer.name for layer in isolation if layer.active}
@@ -177,9 +202,12 @@ class Zygote:
         self.grader = os.getppid()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
-        # Imports first (the spares should have them), then a spare of each kind.
-        self.idle_work: list[Callable[[], None]] = [self._refill_spares, self._idle_imports]
-        self.warm = False  # the slow imports done: a spare started now has them
+        # Imports first (the spares should have them), then a spare of each kind. A one-shot command's pool
+        # does without them: its first fork would wait for them, and its few workers rarely need them.
+        self.idle_work: list[Callable[[], None]] = [self._refill_spares]
+        if idle_imports:
+            self.idle_work.append(self._idle_imports)
+        self.warm = not idle_imports  # the slow imports done (or not to be done): a spare started now is final
 
     # -- workers -----------------------------------------------------------------------------------
 
@@ -375,6 +403,7 @@ class Zygote:
 def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     runtime = Path(sys.argv[2])
+    idle_imports = NO_IDLE_IMPORTS not in sys.argv[3:]
     # No parent-death signal here: it fires when the spawning *thread* ends. serve() watches the
     # parent instead.
     from .child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
@@ -389,7 +418,9 @@ def main() -> None:
     except OSError:  # the grader left while we were importing
         shutil.rmtree(runtime, ignore_errors=True)
         os._exit(0)
-    Zygote(sock, ready.cuda, confinement, ready.isolation).serve()
+    # No CUDA worker where the GPU's compute mode cannot hold them: the grader refuses CUDA work there.
+    cuda_workers = ready.cuda and compute_mode_problem(ready.gpus) is None
+    Zygote(sock, cuda_workers, confinement, ready.isolation, idle_imports).serve()
 
 
 if __name__ == "__main__":
