@@ -49,7 +49,7 @@ from .limits import COPY_TIMEOUT_S
 from .problem import Benchmark, Gate, Problem
 from .results import NO_LAUNCH_MESSAGE, GradingError, error_case
 from .runner import tolerance_of
-from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from .sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
 from .workers import reference_filename, solution_spec
 
 TIME_REPS = "infrakata.core.benchtime:time_reps"
@@ -150,7 +150,10 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
         report.line = findings[0].line
         return report
     info = pool.wait_ready()
-    pool.check_isolation()
+    try:
+        pool.check_isolation()
+    except SandboxUnavailable as error:
+        raise GradingError(f"{problem.slug}: cannot benchmark: {error}") from None
     cuda = bool(info.get("cuda"))
     report.device = "cpu (Triton interpreter)" if info.get("interpret") else "cpu"
     if not cuda:
@@ -186,6 +189,8 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                 report.roofline = copy_bandwidth if problem.benchmark.unit == "GB/s" else None
             for shape in timed_shapes:
                 gate(shape, "timed", [TIMED_SEED + r for r in range(REPS if cuda else CPU_REPS)])
+    except SandboxUnavailable as error:  # e.g. a GPU whose compute mode allows one process
+        raise GradingError(f"{problem.slug}: cannot benchmark: {error}") from None
     except Rejected as rejected:
         entry = static.find_entry_point(source, problem.entry_point)
         report.gate_message, report.line = str(rejected), rejected.line or (entry[0] if entry else None)

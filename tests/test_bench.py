@@ -337,3 +337,22 @@ def test_the_references_time_is_kept_per_problem_version_and_device(tmp_path, ca
     assert bench.reference_times(tmp_path, problem, "NVIDIA H100 (CUDA)") == {}
     changed = replace(problem, reference_source=problem.reference_source + "\n# changed\n")
     assert bench.reference_times(tmp_path, changed, "NVIDIA H200 (CUDA)") == {}
+
+
+def test_a_benchmark_the_sandbox_refuses_is_a_grading_error_saying_why(pool, tmp_path, catalog):
+    """Strict isolation without a layer (or a GPU whose compute mode allows one process) refuses the
+    benchmark as the editor's command and the batch report it: a GradingError naming the problem."""
+    from infrakata.core.results import GradingError
+    from infrakata.core.sandbox.protocol import Layer
+
+    problem = catalog.problems["fused-row-softmax"]
+    path = tmp_path / "softmax.py"
+    path.write_text(problem.starter)
+    pool.wait_ready()
+    found, mode = pool.isolation_layers, pool.isolation
+    pool.isolation, pool.isolation_layers = "strict", (*found[:-1], Layer("seccomp", False, "libseccomp is missing"))
+    try:
+        with pytest.raises(GradingError, match="fused-row-softmax: cannot benchmark: .*seccomp"):
+            bench.run_benchmark(problem, path.read_text(), path, pool, shapes=[])
+    finally:
+        pool.isolation, pool.isolation_layers = mode, found
