@@ -36,7 +36,8 @@ RSS_POLL_S = 0.1  # how often the grader checks a CUDA worker's resident size
 CUDA_START_S = 20.0
 # What a worker's first call (and its load, where kernels compile at import) may take beyond the time
 # limit on CUDA, where Triton compiles each kernel at its first launch: seconds for a small kernel,
-# tens of seconds for an AdamW-sized one on a cold cache, and every solution worker's cache is cold.
+# tens of seconds for an AdamW-sized one on a cold cache (a worker starts with what earlier workers grading
+# the same file compiled, core/sandbox/kernel_cache.py: a kernel changed since compiles afresh).
 # The interpreter (on the CPU) compiles nothing. A problem's `compile_allowance` overrides it.
 COMPILE_ALLOWANCE_S = 60.0
 COPY_TIMEOUT_S = 120.0  # the benchmark's measurement of the device's copy bandwidth (trusted code)

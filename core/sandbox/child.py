@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Any, NoReturn
 
 from ..limits import MIB, WorkerLimits
-from . import trace, tripwires
+from . import kernel_cache, trace, tripwires
 from .arena import WorkerArena
 from .confine import Confinement, Spare
 from .protocol import CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
@@ -346,6 +346,8 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
         # Before any of the solution's code runs, so the grader can believe it: what confines this worker
         # (and, as it arrives, the grader takes the baseline of the worker's memory limit).
         _respond(from_child, Reply("started", {"layers": [vars(layer) for layer in layers or ()]}))
+        if layers:  # confined: the cache is this worker's own, in its private folder
+            kernel_cache.restore(spec.kernel_cache)
         for qualified, filename, source in spec.problem_modules:
             load_module(qualified, filename, source)
         for name in spec.preload:

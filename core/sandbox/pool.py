@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S
-from . import procfs
+from . import kernel_cache, procfs
 from .gpu import compute_mode_problem
 from .policy import zygote_environment
 from .protocol import (
@@ -362,6 +362,12 @@ class Worker:
                 return
 
     def close(self) -> None:
+        if self.state == "ready" and kernel_cache.applies(self.spec) and not (self.cancel and self.cancel.cancelled):
+            # What it compiled, for the next worker grading the same file (core/sandbox/kernel_cache.py).
+            collected = self.harness(kernel_cache.COLLECT, {"given": self.pool.kernel_caches.given(self.spec)},
+                                     timeout=kernel_cache.COLLECT_TIMEOUT_S)
+            if collected.status == "ok":
+                self.pool.kernel_caches.keep(self.spec, collected.value)
         if self.state != "exited":
             # Killed at once; its exit is collected by the zygote without anyone waiting for it.
             self.kill()
@@ -415,6 +421,7 @@ class WorkerPool:
         self.info: dict[str, Any] = {}
         self.isolation_layers: tuple[Layer, ...] = ()  # as the zygote's probe found them
         self.isolation = "best"  # or "strict": refuse to grade without every layer (ISOLATION_MODES)
+        self.kernel_caches = kernel_cache.KernelCaches()  # what each solution file's workers compiled
         # The zygote imports, when idle, what only some solutions need (torch._dynamo, seconds): worth it to a
         # long-lived pool (the server, `kata watch`), a wait for the first fork of a one-shot command's. Read at start.
         self.idle_imports = True
@@ -569,6 +576,8 @@ class WorkerPool:
              arena: InputArena | None = None) -> Worker:
         if spec.cuda:
             self.check_cuda()
+        if kernel_cache.applies(spec):
+            spec = self.kernel_caches.attach(spec)
         return Worker(self, spec, cancel, load_timeout, arena)
 
     def close(self) -> None:

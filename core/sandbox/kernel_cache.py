@@ -1,0 +1,137 @@
+"""Compiled kernels kept between the gradings of one solution file.
+
+A confined worker compiles its Triton kernels into its own private folder (TRITON_CACHE_DIR there),
+which dies with it, so every save would compile the learner's kernels from scratch: on a GPU, seconds
+per save for a kernel unchanged since the last one. Here the grader keeps, per solution file, what
+the workers grading that file compiled, and gives it to the next worker grading the same file:
+
+- at the end of a run, a harness call (`collect`) in the solution's worker returns the cache files it
+  wrote beyond those it was given;
+- the grader keeps them as bytes, never reading or writing them as files itself, within size bounds
+  (`KernelCaches`), keyed by the file and its entry point;
+- the next worker for that file writes them into its own private cache (`restore`) before the
+  solution loads, inside its sandbox.
+
+What the cache holds came from a worker, so it is only ever given back to workers grading the same
+file: the same author's code. A worker that could write a poisoned entry could as well have put the
+same code in its source. Nothing crosses between files, and trusted code never loads any of it.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .protocol import SolutionSpec
+
+CACHE_ENVIRONMENT = "TRITON_CACHE_DIR"  # a confined worker's is in its private folder (policy.worker_environment)
+# Triton's cache: a folder per kernel key holding its compiled forms and metadata.
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}){0,2}")
+FILES_PER_SOLUTION = 512
+BYTES_PER_SOLUTION = 32 << 20
+BYTES_IN_ALL = 256 << 20
+COLLECT = "infrakata.core.sandbox.kernel_cache:collect"
+COLLECT_TIMEOUT_S = 2.0  # a few files to read: a worker slower than this keeps nothing
+
+CacheFiles = tuple[tuple[str, bytes], ...]
+
+
+def applies(spec: SolutionSpec) -> bool:
+    """Whether a worker's kernels are kept: a solution (not trusted code) that compiles kernels, on CUDA,
+    or that must launch Triton kernels (on the CPU the interpreter compiles nothing, and nothing is kept)."""
+    return not spec.trusted and (spec.cuda or spec.count_launches)
+
+
+def _cache_folder() -> Path | None:
+    folder = os.environ.get(CACHE_ENVIRONMENT)
+    return Path(folder) if folder else None
+
+
+# -- in the worker ------------------------------------------------------------------------------------
+
+def restore(files: CacheFiles) -> None:
+    """Write the kept files into this (confined) worker's own cache, before the solution loads."""
+    folder = _cache_folder()
+    if folder is None:
+        return
+    for name, data in files:
+        if not NAME.fullmatch(name) or ".." in name.split("/"):
+            continue
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def collect(_entry: Any, payload: dict[str, Any]) -> dict[str, str]:
+    """A harness call at the end of a run: the cache files this worker wrote beyond those it was given
+    (payload "given": name -> size), base64-encoded (the reply format carries no bytes)."""
+    folder = _cache_folder()
+    given: dict[str, int] = payload.get("given", {})
+    found: dict[str, str] = {}
+    if folder is None or not folder.is_dir():
+        return found
+    for path in sorted(folder.rglob("*")):
+        if len(found) >= FILES_PER_SOLUTION:
+            break
+        if not path.is_file() or path.is_symlink():
+            continue
+        name = path.relative_to(folder).as_posix()
+        size = path.stat().st_size
+        if given.get(name) != size and size <= BYTES_PER_SOLUTION:
+            found[name] = base64.b64encode(path.read_bytes()).decode("ascii")
+    return found
+
+
+# -- in the grader -------------------------------------------------------------------------------------
+
+class KernelCaches:
+    """What the workers of each solution file compiled, in memory, least recently used dropped first."""
+
+    def __init__(self, bytes_in_all: int = BYTES_IN_ALL):
+        self.bytes_in_all = bytes_in_all
+        self._kept: OrderedDict[tuple[str, str], dict[str, bytes]] = OrderedDict()
+        self._lock = threading.Lock()  # gradings run on several threads (the server's, a batch's jobs)
+
+    @staticmethod
+    def key(spec: SolutionSpec) -> tuple[str, str]:
+        return spec.filename, spec.entry_point
+
+    def attach(self, spec: SolutionSpec) -> SolutionSpec:
+        """The spec with the kept files of its solution file, for its worker to restore."""
+        with self._lock:
+            files = self._kept.get(self.key(spec))
+            if not files:
+                return spec
+            self._kept.move_to_end(self.key(spec))
+            return replace(spec, kernel_cache=tuple(sorted(files.items())))
+
+    def keep(self, spec: SolutionSpec, collected: Any) -> None:
+        """Add what a worker collected (untrusted: anything malformed or over the bounds is dropped)."""
+        if not isinstance(collected, dict) or not collected:
+            return
+        files = dict(spec.kernel_cache)
+        for name, encoded in collected.items():
+            if not (isinstance(name, str) and NAME.fullmatch(name) and ".." not in name.split("/")
+                    and isinstance(encoded, str) and len(encoded) <= 2 * BYTES_PER_SOLUTION):
+                return
+            try:
+                files[name] = base64.b64decode(encoded, validate=True)
+            except ValueError:
+                return
+        if len(files) > FILES_PER_SOLUTION or sum(map(len, files.values())) > BYTES_PER_SOLUTION:
+            return
+        with self._lock:
+            self._kept[self.key(spec)] = files
+            self._kept.move_to_end(self.key(spec))
+            while sum(len(data) for kept in self._kept.values() for data in kept.values()) > self.bytes_in_all:
+                self._kept.popitem(last=False)
+
+    def given(self, spec: SolutionSpec) -> dict[str, int]:
+        """What a worker was given, by name and size: what it need not send back."""
+        return {name: len(data) for name, data in spec.kernel_cache}
