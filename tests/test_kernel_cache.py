@@ -69,3 +69,12 @@ def test_what_a_worker_sends_back_is_kept_only_within_bounds():
     later = _spec("/work/b.py")
     caches.keep(later, {"key2/k.cubin": encoded(2 << 20)})  # over the 3 MiB in all: the least recent goes
     assert caches.attach(spec) == spec and caches.attach(later).kernel_cache
+
+
+def test_a_files_oldest_kernels_make_room_for_its_newest():
+    """A learner's earlier versions of a kernel go first when the file's bound is reached."""
+    caches, spec = KernelCaches(), _spec("/work/a.py")
+    version = base64.b64encode(b"x" * (BYTES_PER_SOLUTION // 3)).decode()
+    for n in range(5):
+        caches.keep(spec, {f"v{n}/k.cubin": version})
+    assert [name for name, _ in caches.attach(spec).kernel_cache] == ["v2/k.cubin", "v3/k.cubin", "v4/k.cubin"]

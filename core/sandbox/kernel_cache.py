@@ -109,24 +109,30 @@ class KernelCaches:
             if not files:
                 return spec
             self._kept.move_to_end(self.key(spec))
-            return replace(spec, kernel_cache=tuple(sorted(files.items())))
+            return replace(spec, kernel_cache=tuple(files.items()))
 
     def keep(self, spec: SolutionSpec, collected: Any) -> None:
-        """Add what a worker collected (untrusted: anything malformed or over the bounds is dropped)."""
+        """Add what a worker collected (untrusted: anything malformed, or more than one file's bound on
+        its own, is dropped whole). A file's oldest kernels go first when its bound is reached (a learner's
+        earlier versions), and the least recently graded file's when all together exceed theirs."""
         if not isinstance(collected, dict) or not collected:
             return
-        files = dict(spec.kernel_cache)
+        new: dict[str, bytes] = {}
         for name, encoded in collected.items():
             if not (isinstance(name, str) and NAME.fullmatch(name) and ".." not in name.split("/")
                     and isinstance(encoded, str) and len(encoded) <= 2 * BYTES_PER_SOLUTION):
                 return
             try:
-                files[name] = base64.b64decode(encoded, validate=True)
+                new[name] = base64.b64decode(encoded, validate=True)
             except ValueError:
                 return
-        if len(files) > FILES_PER_SOLUTION or sum(map(len, files.values())) > BYTES_PER_SOLUTION:
+        if len(new) > FILES_PER_SOLUTION or sum(map(len, new.values())) > BYTES_PER_SOLUTION:
             return
         with self._lock:
+            files = {name: data for name, data in self._kept.get(self.key(spec), {}).items() if name not in new}
+            files.update(new)  # oldest first: a dict keeps the order files were added in
+            while len(files) > FILES_PER_SOLUTION or sum(map(len, files.values())) > BYTES_PER_SOLUTION:
+                del files[next(iter(files))]
             self._kept[self.key(spec)] = files
             self._kept.move_to_end(self.key(spec))
             while sum(len(data) for kept in self._kept.values() for data in kept.values()) > self.bytes_in_all:
