@@ -285,24 +285,27 @@ class _Session:
 
     def check(self, solution: Worker, reference: Worker, shape: tuple[int, ...], kind: str,
               seeds: list[int], roofline: float | None) -> ShapeResult:
-        """Run one shape in the solution's worker, a repetition per request (each seed is sent only when
-        its repetition starts, so nothing can be computed ahead), and check every repetition's output in
-        the reference's worker (the solution's process stopped meanwhile); then the times against this
-        process's own clock and the roofline. Raises Rejected."""
+        """Run one shape in the solution's worker: its warm-up calls, then a repetition per request (each
+        seed is sent only when its repetition starts, so nothing can be computed ahead), and check every
+        repetition's output in the reference's worker (the solution's process stopped meanwhile); then the
+        times against this process's own clock and the roofline. Raises Rejected."""
         timed = self.cuda and kind == "timed"
         warmup = WARMUP if timed else CPU_WARMUP
         where = f"{kind} shape {shape}"
         reps: list[tuple[float | None, float]] = []
         reference_reps: list[tuple[float | None, float]] = []
         known_ms = self.reference_times.get(shape) if timed else None
+        base = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs, "shape": list(shape),
+                "device": "cuda" if self.cuda else "cpu", "timed": timed, "warmup": 0, "warmup_seed": WARMUP_SEED,
+                "spin_ms": SPIN_MS if timed else 0.0}
+        # The warm-up calls (on seed WARMUP_SEED's inputs) are a request of their own, so that what they take
+        # (a compile, an autotuning) is in no repetition's time. The reference warms up only to be timed.
+        self._warm_up(solution, {**base, "warmup": warmup, "seeds": []}, where, trusted=False)
+        if timed and known_ms is None:
+            self._warm_up(reference, {**base, "warmup": warmup, "seeds": []}, where, trusted=True)
         for index, seed in enumerate(seeds):
-            # The warm-up calls (on seed WARMUP_SEED's inputs) come with the first repetition only.
-            warmup_calls = warmup if index == 0 else 0
-            payload = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs,
-                       "shape": list(shape), "device": "cuda" if self.cuda else "cpu", "timed": timed,
-                       "warmup": warmup_calls, "warmup_seed": WARMUP_SEED, "seeds": [seed],
-                       "spin_ms": SPIN_MS if timed else 0.0}
-            timeout = self.problem.limits.shape_timeout(warmup_calls + 1)
+            payload = {**base, "seeds": [seed]}
+            timeout = self.problem.limits.shape_timeout(1)
             outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)
@@ -311,13 +314,10 @@ class _Session:
             self.shared_files.note(output, solution.pid)
             # Stopped, nothing the solution left running (a thread, a process) can change the output
             # between its repetition and the check.
-            # A known reference time spares the reference its warm-up: it only makes what is checked.
-            reference_warmup = 0 if known_ms is not None else warmup_calls
             with solution.paused():
                 checked, _ = self._harness(reference, CHECK_REPS, {
-                    **payload, "warmup": reference_warmup, "solution_output": output,
-                    "output_names": list(self.problem.grading.output_names), "tolerance": vars(self.tolerance)},
-                    timeout)
+                    **payload, "solution_output": output, "output_names": list(self.problem.grading.output_names),
+                    "tolerance": vars(self.tolerance)}, timeout)
             if checked.status != "ok":
                 raise GradingError(f"{reference_filename(self.problem)}: the reference failed at {where}: "
                                    f"{error_case(1, where, checked, None).message}")
@@ -346,6 +346,18 @@ class _Session:
             below_roofline(result, roofline)
         return result
 
+    def _warm_up(self, worker: Worker, payload: dict[str, Any], where: str, trusted: bool) -> None:
+        if not payload["warmup"]:
+            return
+        outcome, _ = self._harness(worker, TIME_REPS, payload, self.problem.limits.shape_timeout(payload["warmup"]))
+        if trusted and outcome.status != "ok":
+            raise GradingError(f"{reference_filename(self.problem)}: the reference failed warming up at {where}: "
+                               f"{error_case(1, where, outcome, None).message}")
+        if outcome.status != "ok":
+            failed = error_case(1, where, outcome, None)
+            raise Rejected(f"{where}, warming up on seed {WARMUP_SEED}'s inputs: {failed.message}", failed.line)
+        _timing(outcome.value, f"{where}, warming up", repetitions=0)
+
     def copy_bandwidth(self, reference: Worker) -> tuple[float, str]:
         """The device's copy bandwidth (GB/s) and its name, from the reference's trusted process."""
         outcome, _ = self._harness(reference, COPY_BANDWIDTH, {"bytes": COPY_BYTES, "warmup": WARMUP, "reps": REPS},
@@ -359,7 +371,7 @@ class _Session:
         return value["bytes"] / (best / 1e3) / UNITS["GB/s"], self.device
 
 
-def _timing(value: Any, where: str) -> tuple[list[tuple[float | None, float]], Any, float]:
+def _timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[float | None, float]], Any, float]:
     """The timing harness's answer, validated: a solution may have tampered with the harness itself.
     -> (its repetitions as (device ms, wall ms), its output, the time it spent besides the calls)."""
     try:
@@ -373,9 +385,9 @@ def _timing(value: Any, where: str) -> tuple[list[tuple[float | None, float]], A
     if replaced:
         raise Rejected(f"{where}: the solution replaced {', '.join(replaced)}; the benchmark times with its own "
                         f"clocks and refuses a run that patches them")
-    if len(reps) != 1:
-        raise Rejected(f"{where}: the timing harness answered for {len(reps)} repetitions where one was asked: "
-                        f"the solution interfered with the harness")
+    if len(reps) != repetitions:
+        raise Rejected(f"{where}: the timing harness answered for {len(reps)} repetitions where {repetitions} "
+                        f"were asked: the solution interfered with the harness")
     return reps, output, overhead_ms
 
 
