@@ -355,7 +355,7 @@ class _Session:
                                f"{error_case(1, where, outcome, None).message}")
         if outcome.status != "ok":
             failed = error_case(1, where, outcome, None)
-            raise Rejected(f"{where}, warming up on seed {WARMUP_SEED}'s inputs: {failed.message}", failed.line)
+            raise Rejected(f"{where}: {failed.message}", failed.line)  # as a repetition's failure reads
         _timing(outcome.value, f"{where}, warming up", repetitions=0)
 
     def copy_bandwidth(self, reference: Worker) -> tuple[float, str]:
