@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import re
 import sqlite3
 import statistics
 import time
@@ -44,11 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from . import history, static
+from .benchtime import counter_files
 from .compare import Comparison
 from .limits import COPY_TIMEOUT_S
 from .problem import Benchmark, Gate, Problem
 from .results import NO_LAUNCH_MESSAGE, GradingError, error_case
 from .runner import tolerance_of
+from .sandbox import procfs
 from .sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
 from .workers import reference_filename, solution_spec
 
@@ -162,7 +163,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                             "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
                             "only): only a solution without Triton can pass the correctness gate")
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
-    session = _Session(problem, problem.benchmark, pool, cancel, cuda, workspace)
+    session = _Session(problem, problem.benchmark, pool, cancel, cuda)
     try:
         with session, session.open_solution(source, filename) as solution, session.open_reference() as reference:
             if cancel is not None and cancel.cancelled:
@@ -184,7 +185,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                 gate(shape, "correctness", [GATE_SEED + index])
             if cuda:
                 copy_bandwidth, report.device = session.copy_bandwidth(reference)
-                session.reference_times = reference_times(workspace, problem, report.device)
+                session.reference_times = ReferenceTimes(workspace, problem, report.device)
                 # A copy bounds bandwidth, not FLOP/s.
                 report.roofline = copy_bandwidth if problem.benchmark.unit == "GB/s" else None
             for shape in timed_shapes:
@@ -234,13 +235,11 @@ class _Session:
     """The two workers of one benchmark: the solution, and the reference (trusted code only)."""
 
     def __init__(self, problem: Problem, benchmark: Benchmark, pool: WorkerPool, cancel: CancelToken | None,
-                 cuda: bool, workspace: Path | None = None):
+                 cuda: bool):
         self.problem, self.benchmark, self.pool, self.cancel, self.cuda = problem, benchmark, pool, cancel, cuda
-        self.workspace = workspace
-        # The eager reference's best time per timed shape on this device, from an earlier run of this version
-        # of the problem: then its repetitions here only make the outputs every repetition is checked against.
-        self.reference_times: dict[tuple[int, ...], float] = {}
-        self.device = ""
+        # Known from an earlier run (once the device is): then the reference's repetitions here only make the
+        # outputs every repetition is checked against.
+        self.reference_times: ReferenceTimes | None = None
         self.shared_files = SharedFiles()
         bench = benchmark
         self.tolerance = tolerance_of(problem)
@@ -294,7 +293,7 @@ class _Session:
         where = f"{kind} shape {shape}"
         reps: list[tuple[float | None, float]] = []
         reference_reps: list[tuple[float | None, float]] = []
-        known_ms = self.reference_times.get(shape) if timed else None
+        known_ms = self.reference_times.known.get(shape) if timed and self.reference_times else None
         base = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs, "shape": list(shape),
                 "device": "cuda" if self.cuda else "cpu", "timed": timed, "warmup": 0, "warmup_seed": WARMUP_SEED,
                 "spin_ms": SPIN_MS if timed else 0.0}
@@ -303,9 +302,9 @@ class _Session:
         self._warm_up(solution, {**base, "warmup": warmup, "seeds": []}, where, trusted=False)
         if timed and known_ms is None:
             self._warm_up(reference, {**base, "warmup": warmup, "seeds": []}, where, trusted=True)
+        timeout = self.problem.limits.shape_timeout(1)
         for index, seed in enumerate(seeds):
             payload = {**base, "seeds": [seed]}
-            timeout = self.problem.limits.shape_timeout(1)
             outcome, host_ms = self._harness(solution, TIME_REPS, payload, timeout)
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)
@@ -341,7 +340,8 @@ class _Session:
             result.throughput = self.throughput(shape, result.ms)
             if known_ms is None:
                 known_ms = min(r[0] for r in reference_reps if r[0] is not None)
-                record_reference_time(self.workspace, self.problem, self.device, shape, known_ms)
+                if self.reference_times is not None:
+                    self.reference_times.record(shape, known_ms)
             result.reference_ms = known_ms
             below_roofline(result, roofline)
         return result
@@ -367,8 +367,7 @@ class _Session:
                                f"{error_case(1, 'copy', outcome, None).message}")
         value = outcome.value
         best = min(rep["device_ms"] for rep in value["reps"])
-        self.device = f"{value['device']} (CUDA)"
-        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], self.device
+        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"
 
 
 def _timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[float | None, float]], Any, float]:
@@ -440,40 +439,6 @@ def below_roofline(shape: ShapeResult, roofline: float | None) -> None:
 # -- torch's shared-memory files --------------------------------------------------------------
 
 SHM = Path("/dev/shm")
-# torch names a CUDA IPC reference-counter file /torch_<pid>_<random>_<counter> (NewProcessWideShmHandle).
-TORCH_SHM_NAME = re.compile(r"/torch_\d+_\d+_\d+")
-
-
-def ipc_counter_files(output: Any) -> set[str]:
-    """The shared-memory files named by an exported output's CUDA IPC handles (core/benchtime.py)."""
-    from .benchtime import IPC
-
-    found: set[str] = set()
-    if isinstance(output, dict) and IPC in output:
-        fields = output[IPC]
-        handle = fields[8] if isinstance(fields, list) and len(fields) > 8 else None
-        try:
-            name = bytes.fromhex(handle).decode("ascii") if isinstance(handle, str) else ""
-        except (ValueError, UnicodeDecodeError):
-            name = ""
-        if TORCH_SHM_NAME.fullmatch(name):
-            found.add(name.lstrip("/"))
-    elif isinstance(output, (tuple, list)):
-        for value in output:
-            found |= ipc_counter_files(value)
-    elif isinstance(output, dict):
-        for value in output.values():
-            found |= ipc_counter_files(value)
-    return found
-
-
-def _owner(pid: int) -> int | None:
-    """The real uid of a live process, from /proc."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            return next(int(line.split()[1]) for line in status if line.startswith("Uid:"))
-    except (OSError, StopIteration, ValueError, IndexError):
-        return None
 
 
 class SharedFiles:
@@ -487,9 +452,9 @@ class SharedFiles:
         self.noted: dict[str, int] = {}  # name -> its owner's uid
 
     def note(self, output: Any, maker_pid: int) -> None:
-        owner = _owner(maker_pid)
+        owner = procfs.real_uid(maker_pid)
         try:
-            named = ipc_counter_files(output)
+            named = counter_files(output)
         except RecursionError:  # nested beyond reason: the comparison rejects it anyway
             return
         for name in named - self.noted.keys():
@@ -521,30 +486,26 @@ CREATE TABLE IF NOT EXISTS bench_reference (
 """
 
 
-def reference_version(problem: Problem) -> str:
-    """Changes with anything that changes the eager reference's time: its source, the input maker
-    (cases.py), and the protocol it is timed by."""
-    digest = hashlib.sha256(problem.reference_source.encode())
-    cases = problem.folder / "cases.py"
-    digest.update(cases.read_bytes() if cases.is_file() else b"")
-    digest.update(f"{WARMUP} {REPS} {SPIN_MS}".encode())
-    return digest.hexdigest()[:16]
+class ReferenceTimes:
+    """The eager reference's best time per timed shape on one device, kept from the first run of this version
+    of the problem (its source, its input maker in cases.py, the protocol it is timed by)."""
 
+    def __init__(self, workspace: Path | None, problem: Problem, device: str):
+        digest = hashlib.sha256(problem.reference_source.encode())
+        cases = problem.folder / "cases.py"
+        digest.update(cases.read_bytes() if cases.is_file() else b"")
+        digest.update(f"{WARMUP} {REPS} {SPIN_MS}".encode())
+        self.workspace, self.key = workspace, (problem.slug, digest.hexdigest()[:16], device)
+        with _connect(workspace) as db:
+            rows = db.execute("SELECT shape, ms FROM bench_reference WHERE problem = ? AND version = ? AND device = ?",
+                              self.key).fetchall()
+        self.known = {tuple(int(n) for n in shape.split("x")): float(ms) for shape, ms in rows}
 
-def reference_times(workspace: Path | None, problem: Problem, device: str) -> dict[tuple[int, ...], float]:
-    """The eager reference's best time per shape, measured on this device by an earlier run of this version
-    of the problem."""
-    with _connect(workspace) as db:
-        rows = db.execute("SELECT shape, ms FROM bench_reference WHERE problem = ? AND version = ? AND device = ?",
-                          (problem.slug, reference_version(problem), device)).fetchall()
-    return {tuple(int(n) for n in shape.split("x")): float(ms) for shape, ms in rows}
-
-
-def record_reference_time(workspace: Path | None, problem: Problem, device: str, shape: Sequence[int],
-                          ms: float) -> None:
-    with _connect(workspace) as db:
-        db.execute("INSERT OR REPLACE INTO bench_reference VALUES (?, ?, ?, ?, ?, ?)",
-                   (problem.slug, reference_version(problem), device, "x".join(map(str, shape)), ms, time.time()))
+    def record(self, shape: Sequence[int], ms: float) -> None:
+        self.known[tuple(shape)] = ms
+        with _connect(self.workspace) as db:
+            db.execute("INSERT OR REPLACE INTO bench_reference VALUES (?, ?, ?, ?, ?, ?)",
+                       (*self.key, "x".join(map(str, shape)), ms, time.time()))
 
 
 # -- bests ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ a pipe.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 import types
@@ -224,6 +225,8 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
 _exported: Any = None  # the solution's last output, kept alive while the grader checks it
 IPC = "__kata_cuda_ipc__"
 EMPTY = "__kata_cuda_empty__"
+# torch names a CUDA IPC reference-counter file /torch_<pid>_<random>_<counter> (NewProcessWideShmHandle).
+TORCH_SHM_NAME = re.compile(r"/torch_\d+_\d+_\d+")
 DTYPES = {str(dtype).removeprefix("torch."): dtype for dtype in (
     torch.float64, torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int16,
     torch.int8, torch.uint8, torch.bool)}
@@ -289,6 +292,29 @@ def import_output(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: import_output(v) for k, v in value.items()}
     return value
+
+
+def counter_files(value: Any) -> set[str]:
+    """The names of the shared-memory files (in /dev/shm) that export_output's CUDA IPC handles keep their
+    reference counters in, as far as they look like torch's names (/torch_<pid>_<random>_<counter>). Read
+    in the grader from what the solution's process sent."""
+    found: set[str] = set()
+    if isinstance(value, dict) and IPC in value:
+        fields = value[IPC]
+        counter_handle = fields[8] if isinstance(fields, list) and len(fields) == 12 else None
+        try:
+            name = bytes.fromhex(counter_handle).decode("ascii") if isinstance(counter_handle, str) else ""
+        except (ValueError, UnicodeDecodeError):
+            name = ""
+        if TORCH_SHM_NAME.fullmatch(name):
+            found.add(name.lstrip("/"))
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            found |= counter_files(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= counter_files(item)
+    return found
 
 
 def copy_bandwidth(_entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:

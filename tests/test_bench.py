@@ -347,11 +347,11 @@ def test_the_solutions_ipc_counter_files_are_removed_after_the_benchmark(tmp_pat
 
 def test_the_references_time_is_kept_per_problem_version_and_device(tmp_path, catalog):
     problem = catalog.problems["quantized-adamw-8bit"]
-    bench.record_reference_time(tmp_path, problem, "NVIDIA H200 (CUDA)", (146484,), 12.5)
-    assert bench.reference_times(tmp_path, problem, "NVIDIA H200 (CUDA)") == {(146484,): 12.5}
-    assert bench.reference_times(tmp_path, problem, "NVIDIA H100 (CUDA)") == {}
+    bench.ReferenceTimes(tmp_path, problem, "NVIDIA H200 (CUDA)").record((146484,), 12.5)
+    assert bench.ReferenceTimes(tmp_path, problem, "NVIDIA H200 (CUDA)").known == {(146484,): 12.5}
+    assert bench.ReferenceTimes(tmp_path, problem, "NVIDIA H100 (CUDA)").known == {}
     changed = replace(problem, reference_source=problem.reference_source + "\n# changed\n")
-    assert bench.reference_times(tmp_path, changed, "NVIDIA H200 (CUDA)") == {}
+    assert bench.ReferenceTimes(tmp_path, changed, "NVIDIA H200 (CUDA)").known == {}
 
 
 def test_a_benchmark_the_sandbox_refuses_is_a_grading_error_saying_why(pool, tmp_path, catalog):

@@ -55,6 +55,15 @@ def stopped(pid: int) -> bool:
     return True
 
 
+def real_uid(pid: int) -> int | None:
+    """A live process's real uid."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("Uid:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
+
+
 def resident_bytes(pid: int | str = "self") -> int | None:
     """A process's resident size."""
     try:
