@@ -31,7 +31,8 @@ from typing import Any
 from .protocol import SolutionSpec
 
 CACHE_ENVIRONMENT = "TRITON_CACHE_DIR"  # a confined worker's is in its private folder (policy.worker_environment)
-# Triton's cache: a folder per kernel key holding its compiled forms and metadata.
+# Triton's cache: a folder per kernel key holding its compiled forms and metadata. No part of a name may
+# start with a dot, so none is "..", and none starts with "/".
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}){0,2}")
 FILES_PER_SOLUTION = 512
 BYTES_PER_SOLUTION = 32 << 20
@@ -61,7 +62,7 @@ def restore(files: CacheFiles) -> None:
     if folder is None:
         return
     for name, data in files:
-        if not NAME.fullmatch(name) or ".." in name.split("/"):
+        if not NAME.fullmatch(name):
             continue
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -89,6 +90,11 @@ def collect(_entry: Any, payload: dict[str, Any]) -> dict[str, str]:
 
 
 # -- in the grader -------------------------------------------------------------------------------------
+
+def given(spec: SolutionSpec) -> dict[str, int]:
+    """What a worker was given, by name and size: what it need not send back."""
+    return {name: len(data) for name, data in spec.kernel_cache}
+
 
 class KernelCaches:
     """What the workers of each solution file compiled, in memory, least recently used dropped first."""
@@ -119,7 +125,7 @@ class KernelCaches:
             return
         new: dict[str, bytes] = {}
         for name, encoded in collected.items():
-            if not (isinstance(name, str) and NAME.fullmatch(name) and ".." not in name.split("/")
+            if not (isinstance(name, str) and NAME.fullmatch(name)
                     and isinstance(encoded, str) and len(encoded) <= 2 * BYTES_PER_SOLUTION):
                 return
             try:
@@ -137,7 +143,3 @@ class KernelCaches:
             self._kept.move_to_end(self.key(spec))
             while sum(len(data) for kept in self._kept.values() for data in kept.values()) > self.bytes_in_all:
                 self._kept.popitem(last=False)
-
-    def given(self, spec: SolutionSpec) -> dict[str, int]:
-        """What a worker was given, by name and size: what it need not send back."""
-        return {name: len(data) for name, data in spec.kernel_cache}

@@ -364,7 +364,7 @@ class Worker:
     def close(self) -> None:
         if self.state == "ready" and kernel_cache.applies(self.spec) and not (self.cancel and self.cancel.cancelled):
             # What it compiled, for the next worker grading the same file (core/sandbox/kernel_cache.py).
-            collected = self.harness(kernel_cache.COLLECT, {"given": self.pool.kernel_caches.given(self.spec)},
+            collected = self.harness(kernel_cache.COLLECT, {"given": kernel_cache.given(self.spec)},
                                      timeout=kernel_cache.COLLECT_TIMEOUT_S)
             if collected.status == "ok":
                 self.pool.kernel_caches.keep(self.spec, collected.value)
