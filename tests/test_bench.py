@@ -285,18 +285,23 @@ def test_cuda_figures_are_plausible(pool, tmp_path):
     assert report.best == report.geomean
 
 
+def _wrapping_our_softmax(path: Path, wrapper: str) -> Path:
+    """A solution: our softmax kernel's own source (a solution cannot import it: kernels/ holds answers),
+    its entry point renamed `fused`, then `wrapper`, which defines softmax_rows around it."""
+    ours = (REPO / "kernels" / OURS["fused-row-softmax"]).read_text().replace("def softmax_rows(", "def fused(")
+    path.write_text(f"{ours}\n\n{wrapper}")
+    return path
+
+
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
 def test_cuda_work_on_a_side_stream_is_rejected(pool, tmp_path):
     """The kernel runs on another stream, so the timed stream's events see nothing."""
     problem = CATALOG.problems["fused-row-softmax"]
-    path = tmp_path / "side_stream.py"
-    # Our kernel's own source (a solution cannot import it: kernels/ holds answers), renamed and wrapped.
-    ours = (REPO / "kernels" / OURS[problem.slug]).read_text().replace("def softmax_rows(", "def fused(")
-    path.write_text(ours + "\n\ndef softmax_rows(x):\n"
-                    "    stream = torch.cuda.Stream()\n"
-                    "    stream.wait_stream(torch.cuda.current_stream())\n"
-                    "    with torch.cuda.stream(stream):\n"
-                    "        return fused(x)\n")
+    path = _wrapping_our_softmax(tmp_path / "side_stream.py", "def softmax_rows(x):\n"
+                                 "    stream = torch.cuda.Stream()\n"
+                                 "    stream.wait_stream(torch.cuda.current_stream())\n"
+                                 "    with torch.cuda.stream(stream):\n"
+                                 "        return fused(x)\n")
     report = _bench(pool, problem, path)
     assert not report.correct and "timed CUDA stream" in report.gate_message
 
@@ -306,13 +311,12 @@ def test_a_slow_first_call_is_in_no_repetitions_time(pool, tmp_path):
     """What the warm-up takes (a compile, an autotuning: here half a second) is a request of its own, so
     the grader's clock check does not mistake it for work hidden from the timed stream."""
     problem = CATALOG.problems["fused-row-softmax"]
-    path = tmp_path / "autotunes.py"
-    ours = (REPO / "kernels" / OURS[problem.slug]).read_text().replace("def softmax_rows(", "def fused(")
-    path.write_text(ours + "\n\nimport time\n_seen = set()\n\n\ndef softmax_rows(x):\n"
-                    "    if x.shape not in _seen:\n"
-                    "        _seen.add(x.shape)\n"
-                    "        time.sleep(0.5)\n"
-                    "    return fused(x)\n")
+    path = _wrapping_our_softmax(tmp_path / "autotunes.py", "import time\n_seen = set()\n\n\n"
+                                 "def softmax_rows(x):\n"
+                                 "    if x.shape not in _seen:\n"
+                                 "        _seen.add(x.shape)\n"
+                                 "        time.sleep(0.5)\n"
+                                 "    return fused(x)\n")
     report = _bench(pool, problem, path, workspace=tmp_path)
     assert report.correct, report.gate_message
 

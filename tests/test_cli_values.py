@@ -11,13 +11,7 @@ from pathlib import Path
 
 KATA = Path(sys.executable).with_name("kata")
 PROBLEMS = Path(__file__).parent / "server" / "fixtures" / "problems"
-# Case 1 (2 * 3) takes the first return and passes; cases 2 and 3 take the second, which adds 1.
-TWO_RETURNS = ("# kata: fixture-scale\n"
-               "def scale(x, factor):\n"
-               "    if factor > 2:\n"
-               "        return x * factor\n"
-               "    product = x * factor\n"
-               "    return product + 1\n")
+TWO_RETURNS = (Path(__file__).parent / "server" / "fixtures" / "solutions" / "two_returns.py").read_text()
 
 
 def kata_run(path: Path, *extra: str) -> subprocess.CompletedProcess:

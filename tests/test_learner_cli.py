@@ -5,33 +5,13 @@ per-user store (XDG_DATA_HOME) so that progress is the test's own."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
-KATA = Path(sys.executable).with_name("kata")
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = REPO / "tests" / "server" / "fixtures" / "problems"
 CORRECT = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor\n"
 WRONG = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor + (x == 2)\n"  # passes 2 of 3
-
-
-@pytest.fixture
-def kata(tmp_path: Path):
-    data = tmp_path / "user-data"
-
-    def run(*args: str, cwd: Path = tmp_path, stdin: str | None = None) -> subprocess.CompletedProcess:
-        env = {**os.environ, "XDG_DATA_HOME": str(data), "COLUMNS": "200"}
-        return subprocess.run([str(KATA), "--problems", str(FIXTURES), *args], capture_output=True, text=True,
-                              cwd=cwd, env=env, timeout=240, input=stdin, check=False)
-
-    run.data = data
-    return run
 
 
 def _progress(kata, cwd: Path, slug: str) -> dict | None:
@@ -164,15 +144,15 @@ def test_start_refuses_to_overwrite_and_names_reset(kata, tmp_path):
     assert again.returncode == 2 and "kata reset fixture-scale" in again.stderr
 
 
-def _problem_copy(tmp_path: Path, name: str = "fixture-scale") -> Path:
+def _problem_copy(kata, tmp_path: Path, name: str = "fixture-scale") -> Path:
     folder = tmp_path / "problems" / name
-    shutil.copytree(FIXTURES / "fixture-scale", folder)
-    shutil.copy(FIXTURES / "tags.toml", folder.parent)  # the fixtures' own tags ("fixture") travel with them
+    shutil.copytree(kata.problems / "fixture-scale", folder)
+    shutil.copy(kata.problems / "tags.toml", folder.parent)  # the fixtures' own tags ("fixture") travel with them
     return folder
 
 
 def test_check_problems_passes_a_good_problem_and_a_codestar_seed(kata, tmp_path, seeds):
-    folder = _problem_copy(tmp_path)
+    folder = _problem_copy(kata, tmp_path)
     (folder / "wrong").mkdir()
     (folder / "wrong" / "plus_one.py").write_text("# expect: wrong_answer\ndef scale(x, factor):\n"
                                                   "    return x * factor + 1\n")
@@ -183,14 +163,14 @@ def test_check_problems_passes_a_good_problem_and_a_codestar_seed(kata, tmp_path
 
 
 def test_check_problems_names_what_is_wrong_with_each_problem(kata, tmp_path):
-    folder = _problem_copy(tmp_path)
+    folder = _problem_copy(kata, tmp_path)
     (folder / "starter.py").write_text("def scale(x, factor):\n    return x * factor\n")  # accepted
     (folder / "README.md").write_text("## English\n\nReturn `x * factor`.\n")  # no Chinese
     (folder / "wrong").mkdir()
     (folder / "wrong" / "lies.py").write_text("# expect: runtime_error\ndef scale(x, factor):\n    return x\n")
     (folder / "wrong" / "silent.py").write_text("def scale(x, factor):\n    return x\n")
     random = tmp_path / "problems" / "fixture-random"
-    shutil.copytree(FIXTURES / "fixture-scale", random)
+    shutil.copytree(kata.problems / "fixture-scale", random)
     toml = (random / "problem.toml").read_text().replace('"fixture-scale"', '"fixture-random"')
     (random / "problem.toml").write_text(toml[:toml.index("[[cases]]")])
     (random / "cases.py").write_text("import random\n\ndef cases():\n"

@@ -4,33 +4,16 @@ Every test has its own per-user store (XDG_DATA_HOME), so progress is the test's
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
 
-import pytest
-
 KATA = Path(sys.executable).with_name("kata")
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = REPO / "tests" / "server" / "fixtures" / "problems"
 CORRECT = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor\n"
 WRONG = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor + (x == 2)\n"  # passes 2 of 3
-
-
-@pytest.fixture
-def kata(tmp_path: Path):
-    data = tmp_path / "user-data"
-
-    def run(*args: str, cwd: Path = tmp_path, columns: int = 200) -> subprocess.CompletedProcess:
-        env = {**os.environ, "XDG_DATA_HOME": str(data), "COLUMNS": str(columns)}
-        return subprocess.run([str(KATA), "--problems", str(FIXTURES), *args], capture_output=True, text=True,
-                              cwd=cwd, env=env, timeout=240, check=False)
-
-    run.data = data
-    return run
 
 
 def said(done: subprocess.CompletedProcess) -> str:

@@ -80,13 +80,7 @@ def test_the_documented_neovim_07_recipe_works_as_written(tmp_path: Path):
     assert (tmp_path / "fixture_codestar_double.py").is_file()
 
 
-# Case 1 (2 * 3) takes the first return and passes; cases 2 and 3 take the second, which adds 1.
-TWO_RETURNS = ("# kata: fixture-scale\n"
-               "def scale(x, factor):\n"
-               "    if factor > 2:\n"
-               "        return x * factor\n"
-               "    product = x * factor\n"
-               "    return product + 1\n")
+TWO_RETURNS = (HERE.parent / "server" / "fixtures" / "solutions" / "two_returns.py").read_text()
 
 
 def test_the_documented_inline_values_show_as_virtual_text_before_neovim_010(tmp_path: Path):

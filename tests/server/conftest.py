@@ -24,6 +24,9 @@ T = TypeVar("T")
 
 CORRECT = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor\n"
 WRONG = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor + 1\n"
+# Case 1 (2 * 3) takes the first return and passes; cases 2 and 3 take the second, which adds 1. (The CLI and
+# Neovim tests read the same file.)
+TWO_RETURNS = (FIXTURES / "solutions" / "two_returns.py").read_text()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -8,17 +8,10 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
-from .conftest import CORRECT, DEFAULT_OPTIONS, KataClient
+from .conftest import CORRECT, DEFAULT_OPTIONS, TWO_RETURNS, KataClient
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-# Case 1 (2 * 3) takes the first return and passes; cases 2 and 3 take the second, which adds 1.
-TWO_RETURNS = ("# kata: fixture-scale\n"
-               "def scale(x, factor):\n"
-               "    if factor > 2:\n"
-               "        return x * factor\n"
-               "    product = x * factor\n"
-               "    return product + 1\n")
 
 
 def _end(text: str, line: int) -> types.Position:
