@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import mmap
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,17 +37,27 @@ class SharedTensor:
     requires_grad: bool = False
 
 
+def _leaves(value: Any) -> Iterator[Any]:
+    """What an argument holds below its tuples, lists and dicts."""
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _leaves(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    else:
+        yield value
+
+
 def _shareable(value: Any) -> bool:
     """Whether an argument is tensors (and values that cannot change) all the way down."""
-    if type(value) is torch.Tensor:
-        return value.device.type == "cpu" and value.layout == torch.strided and not value.is_quantized
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
-        return True
-    if isinstance(value, (tuple, list)):
-        return all(_shareable(v) for v in value)
-    if isinstance(value, dict):
-        return all(_shareable(v) for v in value.values())
-    return False
+    return all(_shareable_leaf(leaf) for leaf in _leaves(value))
+
+
+def _shareable_leaf(leaf: Any) -> bool:
+    if type(leaf) is torch.Tensor:
+        return leaf.device.type == "cpu" and leaf.layout == torch.strided and not leaf.is_quantized
+    return leaf is None or isinstance(leaf, (bool, int, float, str, bytes))
 
 
 class InputArena:
@@ -129,13 +140,7 @@ class InputArena:
 
 
 def _has_tensor(value: Any) -> bool:
-    if type(value) is torch.Tensor:
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(_has_tensor(v) for v in value)
-    if isinstance(value, dict):
-        return any(_has_tensor(v) for v in value.values())
-    return False
+    return any(type(leaf) is torch.Tensor for leaf in _leaves(value))
 
 
 def _materialize(value: Any, memory: mmap.mmap, copy: bool = False) -> Any:
