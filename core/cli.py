@@ -89,10 +89,6 @@ class Context:
         return self.grading.problem_for(path, source, explicit)
 
 
-def _read(path: Path) -> str:
-    return read_solution(path)
-
-
 def _check_filters(ctx: Context, args: argparse.Namespace) -> None:
     """A filter value that no problem has is a typo: say so, with the values there are."""
     problems = ctx.catalog.problems.values()
@@ -232,7 +228,7 @@ def cmd_reset(ctx: Context, args: argparse.Namespace) -> int:
 
 def _check_belongs(ctx: Context, problem: Problem, target: Path) -> None:
     """`kata reset` rewrites only a file of that kata (as `kata run` would match it), never another one."""
-    source = _read(target)
+    source = read_solution(target)
     try:
         owner: Problem | None = ctx.problem_for(target, source, None)
     except CannotGrade:  # no problem matches it
@@ -321,7 +317,7 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def grade(ctx: Context, path: Path, explicit: str | None, values: bool = False) -> RunReport:
-    graded = ctx.grading.grade(path, _read(path), explicit, values=values)
+    graded = ctx.grading.grade(path, read_solution(path), explicit, values=values)
     if graded.warning:
         ctx.err.print(f"[yellow]warning:[/] {escape(graded.warning)}")
     return graded.report
@@ -410,7 +406,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     from .sandbox.gpu import INTERPRET_CLEARED_NOTE
 
     path = Path(args.file)
-    source = _read(path)
+    source = read_solution(path)
     problem = ctx.problem_for(path, source, args.problem)
     if problem.benchmark is None:
         raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
@@ -623,7 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         if args.command in ("run", "bench"):
-            _read(Path(args.file))  # a missing file is said at once, before any worker starts
+            read_solution(Path(args.file))  # a missing file is said at once, before any worker starts
         if args.command == "watch":
             watched(Path(args.dir))
         if args.command in ("run", "bench", "watch", "check-problems", "doctor"):
