@@ -151,10 +151,6 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
         report.line = findings[0].line
         return report
     info = pool.wait_ready()
-    try:
-        pool.check_isolation()
-    except SandboxUnavailable as error:
-        raise GradingError(f"{problem.slug}: cannot benchmark: {error}") from None
     cuda = bool(info.get("cuda"))
     report.device = "cpu (Triton interpreter)" if info.get("interpret") else "cpu"
     if not cuda:
@@ -165,6 +161,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
     session = _Session(problem, problem.benchmark, pool, cancel, cuda)
     try:
+        pool.check_isolation()
         with session, session.open_solution(source, filename) as solution, session.open_reference() as reference:
             if cancel is not None and cancel.cancelled:
                 raise Rejected("cancelled")
@@ -190,7 +187,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                 report.roofline = copy_bandwidth if problem.benchmark.unit == "GB/s" else None
             for shape in timed_shapes:
                 gate(shape, "timed", [TIMED_SEED + r for r in range(REPS if cuda else CPU_REPS)])
-    except SandboxUnavailable as error:  # e.g. a GPU whose compute mode allows one process
+    except SandboxUnavailable as error:  # strict isolation without a layer; a GPU that admits one process
         raise GradingError(f"{problem.slug}: cannot benchmark: {error}") from None
     except Rejected as rejected:
         entry = static.find_entry_point(source, problem.entry_point)
