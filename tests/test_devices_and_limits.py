@@ -35,6 +35,18 @@ def device_probe():
     return catalog.problems["device-probe"]
 
 
+def test_unsigned_tensors_cross_to_a_reference_worker_and_back(runner):
+    """A hash's uint16, uint32 and uint64 words as graded output arguments of a device problem: its
+    reference's worker once died decoding such a request (torch's legacy storage pickles cannot load
+    those dtypes), so the problem could not be graded at all; a wrong word is a wrong answer."""
+    problem = load_problem(FIXTURES / "unsigned-hash")
+    assert runner.run(problem, problem.reference_source, "/tmp/hash.py").verdict == "accepted"
+    wrong = problem.reference_source.replace("out32.copy_(hashed.to(torch.uint32))",
+                                             "out32.copy_((hashed + 1).to(torch.uint32))")
+    report = runner.run(problem, wrong, "/tmp/hash.py")
+    assert report.verdict == "wrong_answer" and "out32" in report.cases[1].message, report.cases[1].message
+
+
 # -- the limits object ----------------------------------------------------------------------------
 
 def test_limits_take_their_cpu_form_without_cuda():

@@ -161,6 +161,16 @@ def test_reference_never_enters_the_solution_process(runner, probe):
     assert grade(runner, probe, source).verdict == "accepted"
 
 
+def test_a_broken_harness_is_said_as_such(runner, probe):
+    """A solution that closes the worker's own pipes breaks the harness, not itself: the case says so,
+    with the harness's error, instead of "exited with code 0" (which read as the solution's os._exit)."""
+    report = grade(runner, probe, "import os\ndef scale(x, factor):\n    os.closerange(3, 256)\n"
+                                  "    return x * factor\n")
+    assert report.verdict == "crashed"
+    message = report.cases[0].message
+    assert "grading harness failed (not the solution's code)" in message and "Bad file descriptor" in message
+
+
 def test_a_crashed_pool_is_restarted(runner, pool, probe):
     pool._process.kill()
     pool._process.wait()

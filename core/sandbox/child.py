@@ -30,7 +30,7 @@ from ..limits import MIB, WorkerLimits
 from . import kernel_cache, trace, tripwires
 from .arena import WorkerArena
 from .confine import Confinement, Spare
-from .protocol import CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
+from .protocol import HARNESS_FAILED, CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
 from .tripwires import ForbiddenError
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
@@ -331,6 +331,7 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
     tensor inputs) the arena they live in."""
     prctl(PR_SET_NAME, WORKER_NAME)
     to_child, from_child, output_fd = fds[:3]
+    code = HARNESS_FAILED
     try:
         arena = WorkerArena(fds[3]) if len(fds) > 3 else None
         os.dup2(output_fd, 1)
@@ -366,8 +367,10 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             _respond(from_child, replace(reply, launches=tripwires.launches()))
     except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         traceback.print_exc()
+    else:
+        code = 0
     finally:
         try:
             sys.stdout.flush()
         finally:
-            os._exit(0)
+            os._exit(code)

@@ -35,6 +35,7 @@ from . import kernel_cache, procfs
 from .gpu import compute_mode_problem
 from .policy import zygote_environment
 from .protocol import (
+    HARNESS_FAILED,
     NO_IDLE_IMPORTS,
     CallRequest,
     ErrorInfo,
@@ -303,6 +304,12 @@ class Worker:
             what = f"the solution process was killed by {_signal_name(code)}"
             if -code == signal.SIGSEGV:
                 what += " (segmentation fault)"
+        elif code == HARNESS_FAILED:
+            result = self._result("crashed", None, started)
+            failure = next((line for line in reversed(result.output.splitlines()) if line.strip()), "no traceback")
+            result.error = ErrorInfo("Crashed", f"the worker's grading harness failed (not the solution's code): "
+                                                f"{failure}", "crashed")
+            return result
         else:
             what = f"the solution process exited with code {code} (os._exit or a native abort)"
         return self._result("crashed", ErrorInfo("Crashed", what, "crashed"), started)

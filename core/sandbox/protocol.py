@@ -29,6 +29,10 @@ ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "c
 ReplyStatus = Literal["started", "ready", "ok", "error"]
 
 
+# A worker's exit code when its own code (not the solution's) raised: the traceback is its last output.
+HARNESS_FAILED = 70
+
+
 class ProtocolError(ValueError):
     """A message that does not have the shape of its type: the worker is not to be believed."""
 
