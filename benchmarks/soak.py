@@ -59,7 +59,7 @@ class Figures:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def _stat(pid: int) -> tuple[int, str, str] | None:
+def process_stat(pid: int) -> tuple[int, str, str] | None:
     """(parent pid, state, command name) of a live process."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
@@ -74,7 +74,7 @@ def descendants(exclude: set[int]) -> dict[int, tuple[str, str]]:
     """This process's descendants (pid -> state, name), outside `exclude` and their trees."""
     table = {}
     for entry in os.listdir("/proc"):
-        if entry.isdigit() and (found := _stat(int(entry))) is not None:
+        if entry.isdigit() and (found := process_stat(int(entry))) is not None:
             table[int(entry)] = found
     mine: dict[int, tuple[str, str]] = {}
     frontier = [os.getpid()]
@@ -109,7 +109,7 @@ def _lsp(message: dict[str, object]) -> bytes:
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
-def _serve_session(folder: Path, solution: Path) -> bytes:
+def serve_session(folder: Path, solution: Path) -> bytes:
     """What an editor sends: initialize, then the solution opened and saved (each grades it)."""
     uri = solution.as_uri()
     text = solution.read_text(encoding="utf-8")
@@ -138,7 +138,7 @@ class _OutputWatch:
         self.closed.set()
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     found: list[int] = []
     try:
         for task in os.listdir(f"/proc/{pid}/task"):
@@ -149,39 +149,39 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-class _SpareStopper:
-    """The scheduler at its worst: the first spare worker the zygote forks is stopped as soon as it is
-    seen (before it has made its session, its namespaces or dropped root), and let go only once the
-    grader and its zygote are gone. Under load a process can wait that long to run at any point."""
+class SpareStopper:
+    """The scheduler at its worst: the first spare worker a zygote forks is stopped as soon as it is
+    seen (before it has made its session, its namespaces or dropped root), and let go only once that
+    zygote is gone. Under load a process can wait that long to run at any point. The zygote: `zygote`,
+    or the child of `grader` that is one."""
 
-    def __init__(self, grader: int):
-        self.grader = grader
+    def __init__(self, grader: int | None = None, zygote: int | None = None):
+        self.grader, self.zygote = grader, zygote
         self.stopped: list[int] = []
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
     def _watch(self) -> None:
-        zygote = None
         known: set[int] = set()
         while not self._done.is_set() and not self.stopped:
-            if zygote is None:
-                zygote = next((pid for pid in _children(self.grader) if (_stat(pid) or (0, "", ""))[2]
-                               in ("kata-zygote", "kata-spare")), None)
+            if self.zygote is None:
+                self.zygote = next((pid for pid in children(self.grader or 0) if (process_stat(pid) or (0, "", ""))[2]
+                                    in ("kata-zygote", "kata-spare")), None)
                 time.sleep(0.001)
                 continue
             try:  # the zygote is single-threaded: its main task's children are all its children
-                with open(f"/proc/{zygote}/task/{zygote}/children") as listing:
-                    children = set(map(int, listing.read().split()))
+                with open(f"/proc/{self.zygote}/task/{self.zygote}/children") as listing:
+                    born = set(map(int, listing.read().split()))
             except (OSError, ValueError):
                 return
-            for pid in children - known:
-                found = _stat(pid)
+            for pid in born - known:
+                found = process_stat(pid)
                 if found is not None and found[2] == "kata-spare":
                     os.kill(pid, signal.SIGSTOP)
                     self.stopped.append(pid)
                     break
-            known |= children
+            known |= born
 
     def wait_stopped(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -192,8 +192,8 @@ class _SpareStopper:
         self._done.set()
         self._thread.join()
         deadline = time.monotonic() + zygote_gone_within
-        while time.monotonic() < deadline and any(
-                name in ("kata-zygote",) for _, name in descendants(set()).values()):
+        while self.zygote is not None and time.monotonic() < deadline and \
+                (process_stat(self.zygote) or (0, "Z", ""))[1] != "Z":
             time.sleep(0.05)
         for pid in self.stopped:
             try:
@@ -217,11 +217,11 @@ def kill_round(index: int, solutions: list[tuple[str, Path]], folder: Path, rng:
         command = [str(KATA), "grade", "--manifest", str(manifest), "--out", str(folder / f"out-{index}.jsonl")]
     else:
         command = [str(KATA), "serve"]
-        stdin = _serve_session(folder, solution)
+        stdin = serve_session(folder, solution)
     grader = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               cwd=folder)
     watch = _OutputWatch(grader)
-    stopper = _SpareStopper(grader.pid) if stop_spares else None
+    stopper = SpareStopper(grader=grader.pid) if stop_spares else None
     assert grader.stdin is not None
     if stdin is not None:
         grader.stdin.write(stdin)
@@ -234,8 +234,8 @@ def kill_round(index: int, solutions: list[tuple[str, Path]], folder: Path, rng:
         grader.wait(after)
     except subprocess.TimeoutExpired:
         if victim == "zygote SIGKILL":
-            for pid in _children(grader.pid):
-                if (_stat(pid) or (0, "", ""))[2] in ("kata-zygote", "kata-spare"):
+            for pid in children(grader.pid):
+                if (process_stat(pid) or (0, "", ""))[2] in ("kata-zygote", "kata-spare"):
                     os.kill(pid, signal.SIGKILL)
             time.sleep(1.0)
         grader.send_signal(signal.SIGINT if victim == "grader SIGINT" else signal.SIGKILL)
@@ -317,7 +317,7 @@ def main() -> int:
     parser.add_argument("--katas", type=int, default=None, help="the first N katas by slug (default: all)")
     parser.add_argument("--load", type=int, default=os.cpu_count() or 2, help="busy processes (default: the cores)")
     parser.add_argument("--no-stopping", action="store_true",
-                        help="never stop a spare worker while its grader is killed (see _SpareStopper)")
+                        help="never stop a spare worker while its grader is killed (see SpareStopper)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()

@@ -30,12 +30,12 @@ from ..limits import MIB, WorkerLimits
 from . import kernel_cache, trace, tripwires
 from .arena import WorkerArena
 from .confine import Confinement, Spare
+from .lifeline import die_with_parent
 from .protocol import HARNESS_FAILED, CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
 from .tripwires import ForbiddenError
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
 SOLUTION_MODULE = "solution"
-PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NAME = 15
 # What ps and /proc/PID/comm show of the sandbox's processes.
@@ -286,35 +286,32 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena:
                      seq=request.seq)
 
 
-def start_session() -> None:
-    """A worker's first act: a session of its own (killing it kills all it starts), dying with its parent."""
-    os.setsid()
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def prepare_worker(confinement: Confinement | None, spare: Spare | None, cuda: bool,
+def prepare_worker(confinement: Confinement | None, spare: Spare | None, cuda: bool, lifeline: int,
                    close_in_waiter: tuple[int, ...] = ()) -> list[Layer]:
-    """Everything a worker does before it is handed a run: its session, its namespaces (with a PID
+    """Everything a worker does before it is handed a run: a session of its own (killing it kills all it
+    starts), dying with the zygote (`lifeline`: core/sandbox/lifeline.py), its namespaces (with a PID
     namespace, only the worker proper returns from here), CUDA's warm-up, then the rest of its
     confinement. A trusted worker (the reference's) has no confinement. -> the layers applied."""
-    start_session()
+    os.setsid()
+    die_with_parent(lifeline)
     layers: list[Layer] = []
     if confinement is not None and spare is not None:
-        layers = confinement.isolate(spare, cuda, close_in_waiter)
+        layers, lifeline = confinement.isolate(spare, cuda, lifeline, close_in_waiter)
     if cuda:
         warm_cuda()
     if confinement is not None and spare is not None:
-        layers += confinement.restrict(spare, cuda, namespaced=any(layer.name == "namespaces" and layer.active
-                                                                   for layer in layers))
+        namespaced = any(layer.name == "namespaces" and layer.active for layer in layers)
+        layers += confinement.restrict(spare, cuda, namespaced, lifeline)
     return layers
 
 
-def run_spare(sock: socket.socket, cuda: bool, confinement: Confinement, spare: Spare) -> NoReturn:
+def run_spare(sock: socket.socket, cuda: bool, confinement: Confinement, spare: Spare, lifeline: int) -> NoReturn:
     """A worker started ahead of need: it is confined and warmed up (CUDA, for a CUDA worker) while
-    nobody waits, then waits for the descriptors of the run it is given and serves it as main() does."""
+    nobody waits, then waits for the descriptors of the run it is given and serves it as main() does.
+    Its socket reads end-of-file, and it exits, if the zygote goes first."""
     fds: list[int] = []
     try:
-        layers = prepare_worker(confinement, spare, cuda, close_in_waiter=(sock.fileno(),))
+        layers = prepare_worker(confinement, spare, cuda, lifeline, close_in_waiter=(sock.fileno(),))
         _, fds, _, _ = socket.recv_fds(sock, 16, 4)
     except BaseException:  # noqa: BLE001 - the zygote sees the exit and runs without a spare
         traceback.print_exc()

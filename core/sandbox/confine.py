@@ -35,12 +35,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import landlock, policy, seccomp
+from .lifeline import die_with_parent
 from .protocol import Layer
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (
     0x00020000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
-PR_SET_PDEATHSIG, PR_SET_KEEPCAPS = 1, 8
+PR_SET_KEEPCAPS = 8
 CAP_DAC_READ_SEARCH = 2
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 # A uid of its own per worker when the grader runs as root: far above any login's, unique across the
@@ -171,10 +172,11 @@ class Confinement:
             raise _fail("setns back to the zygote's PID namespace")
         return pid
 
-    def isolate(self, spare: Spare, cuda: bool, close_in_waiter: tuple[int, ...] = ()) -> list[Layer]:
+    def isolate(self, spare: Spare, cuda: bool, lifeline: int,
+                close_in_waiter: tuple[int, ...] = ()) -> tuple[list[Layer], int]:
         """New namespaces. A process not born in a PID namespace of its own (see fork) makes one and
         forks the worker proper (its first process), then stays behind to wait for it: only the worker
-        returns from here."""
+        returns from here. -> the layer, and the worker's lifeline to its parent from now on."""
         born_first = os.getpid() == 1
         flags = CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | (0 if born_first else CLONE_NEWPID)
         uid, gid = os.getuid(), os.getgid()
@@ -183,19 +185,20 @@ class Confinement:
             error = ctypes.get_errno()
             hint = "" if self.root else (" (unprivileged user namespaces are disabled here: sysctl "
                                          "kernel.unprivileged_userns_clone or AppArmor's userns restriction)")
-            return [Layer("namespaces", False, f"unshare: {os.strerror(error)}{hint}")]
+            return [Layer("namespaces", False, f"unshare: {os.strerror(error)}{hint}")], lifeline
         if not self.root:
             for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
                 with open(f"/proc/self/{name}", "w") as mapping:
                     mapping.write(text)
         if not born_first:
+            ours, held = os.pipe()  # the worker's lifeline: its waiter holds the other end
             worker = os.fork()
             if worker != 0:
+                os.close(ours)
                 _wait_for(worker, close_in_waiter)
-            # Dies with the spare (its parent is outside the namespace: getppid() says 0). Should the spare
-            # die before this, the zygote's kill of the spare's process group reaches this process too.
-            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-                os._exit(1)
+            os.close(held)
+            lifeline = ours
+            die_with_parent(lifeline)  # its parent is outside the namespace: getppid() would say 0
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             raise _fail("mount --make-rprivate /")
         if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
@@ -206,20 +209,20 @@ class Confinement:
         if libc.mount(b"tmpfs", str(spare.private).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
             raise _fail(f"mount tmpfs on {spare.private}")
         kinds = "PID, network, mount, IPC" + ("" if self.root else ", user")
-        return [Layer("namespaces", True, f"{kinds}; a private /proc and a {size >> 20} MiB private tmpfs")]
+        return [Layer("namespaces", True, f"{kinds}; a private /proc and a {size >> 20} MiB private tmpfs")], lifeline
 
-    def restrict(self, spare: Spare, cuda: bool, namespaced: bool) -> list[Layer]:
+    def restrict(self, spare: Spare, cuda: bool, namespaced: bool, lifeline: int) -> list[Layer]:
         """Everything but the namespaces, in the order each needs: the environment and the folder it
         runs in, the privileges, the process limit, Landlock, seccomp."""
         environment = policy.worker_environment(dict(os.environ), spare.private)
         os.environ.clear()
         os.environ.update(environment)
         os.chdir(spare.private)
-        layers = [self._drop_privileges(spare, namespaced), self._limit_processes(spare, cuda, namespaced),
+        layers = [self._drop_privileges(spare, namespaced, lifeline), self._limit_processes(spare, cuda, namespaced),
                   self._landlock(spare, cuda), self._seccomp()]
         return layers
 
-    def _drop_privileges(self, spare: Spare, namespaced: bool) -> Layer:
+    def _drop_privileges(self, spare: Spare, namespaced: bool, lifeline: int) -> Layer:
         libc = _libc()
         if spare.uid is None:
             if namespaced:  # the user namespace gave this process every capability in it: none is kept
@@ -235,8 +238,8 @@ class Confinement:
         keep = self.read_bypass and self.landlock_abi > 0
         _set_capabilities(1 << CAP_DAC_READ_SEARCH if keep else 0)
         libc.prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)
-        # A change of credentials clears the parent-death signal: set it again (seccomp forbids it later).
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        # A change of credentials clears the parent-death signal: set again (seccomp forbids it later).
+        die_with_parent(lifeline)
         detail = f"uid and gid {uid}, no capabilities"
         if keep:
             detail = (f"uid and gid {uid}; keeps CAP_DAC_READ_SEARCH only, confined by Landlock, because the "

@@ -28,7 +28,7 @@ import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S
 from . import kernel_cache, procfs
@@ -293,6 +293,9 @@ class Worker:
 
     def _died(self, started: float) -> CallResult:
         code = self._wait_exit()
+        if code is None and self.pool.zygote_lost():
+            # Its zygote died (it takes its workers with it): no verdict of the solution's, the run is not graded.
+            raise SandboxUnavailable("the grading worker pool died during the run (its zygote exited); grade again")
         if self.cancel is not None and self.cancel.cancelled:
             return self._result("cancelled", ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"), started)
         if code is not None and code < 0 and -code == signal.SIGXCPU:
@@ -410,7 +413,19 @@ def strict_refusal(missing: list[Layer]) -> str:
             + ". Run `kata doctor` for what each layer needs, or set isolation = \"best\"")
 
 
+def _forward_output(stream: IO[bytes]) -> None:
+    """What the zygote and its workers print before a run (a spare's failure, CUDA's warnings) goes to
+    this process's log through a pipe of its own: none of them ever holds this process's stdout or
+    stderr, so one that outlived it could not hang whoever reads them."""
+    for line in stream:
+        log.warning("zygote: %s", line.decode("utf-8", "replace").rstrip())
+    stream.close()
+
+
 class WorkerPool:
+    """One grading process's warm pool: starts the zygote (and restarts it when it dies), asks it for
+    workers, and hears of their exits; `Worker` is one run's process, over this pool."""
+
     _shared: WorkerPool | None = None
     _shared_lock = threading.Lock()
 
@@ -420,7 +435,7 @@ class WorkerPool:
         self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
         self._ready = threading.Event()
-        self._pids: queue.Queue[int | None] = queue.Queue()
+        self._pids: queue.Queue[int | None] = queue.Queue()  # the current zygote's answers to fork requests
         self._exits: dict[int, int | None] = {}
         self._exit_events: dict[int, threading.Event] = {}
         self._exit_lock = threading.Lock()
@@ -452,9 +467,10 @@ class WorkerPool:
         with self._lock:
             if self._process is not None and self._process.poll() is None and self._sock is not None:
                 return
-            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             self._ready.clear()
             self.spares.clear()
+            self._pids = queue.Queue()  # nothing a dead zygote's reader left is read as this one's answer
             # The workers' folders live here; workers of other uids (as root) must be able to enter it.
             self._runtime = tempfile.mkdtemp(prefix="infrakata-")
             os.chmod(self._runtime, 0o711)
@@ -464,15 +480,18 @@ class WorkerPool:
             self._process = subprocess.Popen(
                 [sys.executable, *flags, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno()), self._runtime,
                  *([] if self.idle_imports else [NO_IDLE_IMPORTS])],
-                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
-                start_new_session=True, cwd=self._runtime,
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, start_new_session=True, cwd=self._runtime,
                 env={**zygote_environment(dict(os.environ)), **ZYGOTE_ENVIRONMENT})
             theirs.close()
             self._sock = ours
-            threading.Thread(target=self._read_events, args=(ours,), name="kata-zygote", daemon=True).start()
+            threading.Thread(target=self._read_events, args=(ours, self._pids), name="kata-zygote",
+                             daemon=True).start()
+            threading.Thread(target=_forward_output, args=(self._process.stdout,), name="kata-zygote-output",
+                             daemon=True).start()
             log.info("zygote %s: starting", self._process.pid)
 
-    def _read_events(self, sock: socket.socket) -> None:
+    def _read_events(self, sock: socket.socket, pids: queue.Queue[int | None]) -> None:
         while True:
             try:
                 data = sock.recv(65536)
@@ -492,7 +511,7 @@ class WorkerPool:
                 for kind in self.spares.values():
                     if event.pid in kind:  # handed out: no longer a spare
                         kind.remove(event.pid)
-                self._pids.put(event.pid)
+                pids.put(event.pid)
             elif isinstance(event, Exited):
                 with self._exit_lock:
                     if event.pid in self._forgotten:
@@ -501,13 +520,13 @@ class WorkerPool:
                     self._exits[event.pid] = event.code
                     self._exit_events.setdefault(event.pid, threading.Event()).set()
         with self._lock:
-            lost = self._sock is sock  # not closed by us
+            lost = self._sock is sock  # not closed by us: the zygote died (its socket read end-of-file)
             if lost:
                 self._sock = None
         if lost:
             log.warning("zygote: exited")
-        self._pids.put(None)
-        self._ready.set()
+            pids.put(None)  # a fork waiting for its answer is told at once
+            self._ready.set()  # and so is a wait for the zygote to start: it finds no socket
         with self._exit_lock:
             for waiter in self._exit_events.values():
                 waiter.set()
@@ -551,6 +570,11 @@ class WorkerPool:
             log.warning("zygote: lost; restarting (attempt %d)", attempt + 1)
             self._restart()
         raise SandboxUnavailable("the grading worker pool crashed twice in a row")
+
+    def zygote_lost(self) -> bool:
+        """Whether the zygote this pool started has died (its socket read end-of-file)."""
+        with self._lock:
+            return self._sock is None and self._process is not None
 
     def _restart(self) -> None:
         with self._lock:

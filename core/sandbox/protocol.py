@@ -1,7 +1,8 @@
 """Every message that crosses a process boundary of the sandbox, as frozen dataclasses, with their
 encoding in one place. Both sides import this module and nothing else of each other's.
 
-grader <-> zygote, over a Unix datagram socket, JSON (`encode_event` / `decode_event`):
+grader <-> zygote, over a Unix SOCK_SEQPACKET pair (which reads end-of-file at once when either side
+dies), JSON (`encode_event` / `decode_event`):
     ForkRequest (with three descriptors: the worker's input pipe, its output pipe, its printed-output
     file); Ready once; Forked per fork; SpareStarted per worker started ahead of need; Exited per
     exit of a handed-out worker.

@@ -116,7 +116,7 @@ def _orphans(known: set[int]) -> list[int]:
     return [pid for pid in children(os.getpid()) if pid not in known]
 
 
-def _probe(confinement: Confinement) -> tuple[Layer, ...]:
+def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, ...]) -> tuple[Layer, ...]:
     """The layers a worker gets here, found by confining a throwaway worker exactly as every worker is,
     and checking from inside that each layer holds (not only that its system call succeeded)."""
     from .child import prepare_worker
@@ -126,8 +126,9 @@ def _probe(confinement: Confinement) -> tuple[Layer, ...]:
     pid = confinement.fork()
     if pid == 0:
         try:
-            os.close(read)
-            layers = prepare_worker(confinement, spare, cuda=False, close_in_waiter=(write,))
+            for fd in (read, *close_in_child):
+                os.close(fd)
+            layers = prepare_worker(confinement, spare, False, lifeline, close_in_waiter=(write,))
             layers = [_verified(layer, confinement.answer_samples) for layer in layers]
             os.write(write, json.dumps([vars(layer) for layer in layers]).encode())
         except BaseException as error:  # noqa: BLE001 - said as the probe's result
@@ -188,9 +189,14 @@ class _Spare:
 
 
 class Zygote:
+    """The fork server of one grading process: owns the spares and the handed-out workers (their pids,
+    folders and uids) until each is reaped, and tells the grader of each event (protocol.py).
+    `lifeline`: (read end, write end) of the pipe that tells every child of this process's death."""
+
     def __init__(self, sock: socket.socket, cuda: bool, confinement: Confinement, isolation: tuple[Layer, ...],
-                 idle_imports: bool = True):
+                 lifeline: tuple[int, int], idle_imports: bool = True):
         self.sock = sock
+        self.lifeline, self.lifeline_held = lifeline
         self.confinement = confinement
         active = {layer.name for layer in isolation if layer.active}
         self.namespaced = "namespaces" in active
@@ -220,6 +226,7 @@ class Zygote:
                 self.sock.close()
                 os.close(self.wake_r)
                 os.close(self.wake_w)
+                os.close(self.lifeline_held)  # only this process may hold it: the child's lifeline is the other end
                 for spare in self._all_spares():
                     spare.sock.close()
                 body()
@@ -232,12 +239,12 @@ class Zygote:
     def _start_spare(self, cuda: bool) -> None:
         from .child import PR_SET_NAME, SPARE_NAME, ZYGOTE_NAME, prctl, run_spare
 
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         confined = self.confinement.new_spare()
 
         def spare() -> NoReturn:
             ours.close()
-            run_spare(theirs, cuda, self.confinement, confined)
+            run_spare(theirs, cuda, self.confinement, confined, self.lifeline)
 
         prctl(PR_SET_NAME, SPARE_NAME)  # a spare is born with its name: nobody sees it unnamed
         try:
@@ -282,7 +289,7 @@ class Zygote:
         def run() -> NoReturn:
             from .child import main, prepare_worker
 
-            layers = prepare_worker(None if confined is None else self.confinement, confined, cuda)
+            layers = prepare_worker(None if confined is None else self.confinement, confined, cuda, self.lifeline)
             main(fds, layers)
 
         return self._fork(run, confined)
@@ -312,12 +319,13 @@ class Zygote:
     # -- the loop ----------------------------------------------------------------------------------
 
     def leave(self) -> NoReturn:
-        """The grader is gone: leave nothing running."""
+        """The grader is gone: leave nothing running (none of these is reaped yet, so no pid is reused)."""
         for pid in [*self.children, *(s.pid for s in self._all_spares())]:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                pass
+            for kill in (os.killpg, os.kill):  # a spare just forked may not have its own group yet
+                try:
+                    kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
         for confined in self.confined.values():
             if confined.uid is not None and not self.namespaced:
                 sweep_uid(confined.uid)
@@ -404,15 +412,16 @@ def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     runtime = Path(sys.argv[2])
     idle_imports = NO_IDLE_IMPORTS not in sys.argv[3:]
-    # No parent-death signal here: it fires when the spawning *thread* ends. serve() watches the
-    # parent instead.
+    # No parent-death signal here: it fires when the spawning *thread* ends. The grader's socket reads
+    # end-of-file once the grader is gone, and serve() watches the parent as well.
     from .child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_NAME, ZYGOTE_NAME)
     ready = _warm_imports()
     confinement = Confinement.prepare(runtime)
-    ready = replace(ready, isolation=_probe(confinement))
+    lifeline = os.pipe()
+    ready = replace(ready, isolation=_probe(confinement, lifeline[0], (sock.fileno(), lifeline[1])))
     try:
         sock.send(encode_event(ready))
     except OSError:  # the grader left while we were importing
@@ -420,7 +429,7 @@ def main() -> None:
         os._exit(0)
     # No CUDA worker where the GPU's compute mode cannot hold them: the grader refuses CUDA work there.
     cuda_workers = ready.cuda and compute_mode_problem(ready.gpus) is None
-    Zygote(sock, cuda_workers, confinement, ready.isolation, idle_imports).serve()
+    Zygote(sock, cuda_workers, confinement, ready.isolation, lifeline, idle_imports).serve()
 
 
 if __name__ == "__main__":
