@@ -72,6 +72,11 @@ SOLUTIONS = {
     "infinite loop": ("def scale(x, factor):\n    while True:\n        pass\n", "time_limit_exceeded"),
     "memory bomb": ("def scale(x, factor):\n    hog = bytearray(3 << 30)\n    return x * factor\n",
                     "memory_limit_exceeded"),
+    # Its result cannot be sent in what it left of the limit: the harness's MemoryError is the limit's,
+    # not a crash (it read "exited with code 0").
+    "memory filled before returning": ("HOLD = []\ndef scale(x, factor):\n    try:\n        while True:\n"
+                                       "            HOLD.append(bytearray(1 << 20))\n    except MemoryError:\n"
+                                       "        pass\n    return x * factor\n", "memory_limit_exceeded"),
     "torch memory bomb": ("import torch\ndef scale(x, factor):\n    return torch.ones(int(8e8)) * factor\n",
                           "memory_limit_exceeded"),
     "segfault": ("import ctypes\ndef scale(x, factor):\n    ctypes.string_at(0)\n", "crashed"),

@@ -31,7 +31,17 @@ from . import kernel_cache, trace, tripwires
 from .arena import WorkerArena
 from .confine import Confinement, Spare
 from .lifeline import die_with_parent
-from .protocol import HARNESS_FAILED, CallRequest, ErrorInfo, ErrorKind, Layer, Reply, SolutionSpec, reply_to_wire
+from .protocol import (
+    HARNESS_FAILED,
+    HARNESS_OUT_OF_MEMORY,
+    CallRequest,
+    ErrorInfo,
+    ErrorKind,
+    Layer,
+    Reply,
+    SolutionSpec,
+    reply_to_wire,
+)
 from .tripwires import ForbiddenError
 from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
 
@@ -362,6 +372,8 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             tripwires.launches()  # tripwires: the count comes back with the call that made the launches
             reply = _call(entry, request, spec.filename, arena)
             _respond(from_child, replace(reply, launches=tripwires.launches()))
+    except MemoryError:
+        code = HARNESS_OUT_OF_MEMORY
     except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         traceback.print_exc()
     else:

@@ -36,6 +36,7 @@ from .gpu import compute_mode_problem
 from .policy import zygote_environment
 from .protocol import (
     HARNESS_FAILED,
+    HARNESS_OUT_OF_MEMORY,
     NO_IDLE_IMPORTS,
     CallRequest,
     ErrorInfo,
@@ -307,6 +308,11 @@ class Worker:
             what = f"the solution process was killed by {_signal_name(code)}"
             if -code == signal.SIGSEGV:
                 what += " (segmentation fault)"
+        elif code == HARNESS_OUT_OF_MEMORY:
+            limit = self.spec.limits.memory_bytes // MIB
+            return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: the solution's process "
+                                                    f"had too little of its {limit} MiB left to send its result",
+                                                    "memory"), started)
         elif code == HARNESS_FAILED:
             result = self._result("crashed", None, started)
             failure = next((line for line in reversed(result.output.splitlines()) if line.strip()), "no traceback")

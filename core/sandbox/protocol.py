@@ -30,8 +30,9 @@ ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "c
 ReplyStatus = Literal["started", "ready", "ok", "error"]
 
 
-# A worker's exit code when its own code (not the solution's) raised: the traceback is its last output.
-HARNESS_FAILED = 70
+# A worker's exit codes when its own code (not the solution's) raised: the traceback is its last output.
+# Out of memory there means the solution left too little of its limit for its result to be sent.
+HARNESS_FAILED, HARNESS_OUT_OF_MEMORY = 70, 71
 
 
 class ProtocolError(ValueError):
