@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from .kinds import CodestarSource, NativeSource
+from .kinds import CodestarSource, NativeSource, defined_functions
 from .limits import Limits
 from .problem import Benchmark, Case, EquivalentMutant, Gate, Grading, Problem
 
@@ -213,7 +213,7 @@ def load_native(folder: Path) -> Problem:
     if not reference.is_file():
         raise ProblemError(reference, "missing reference.py (the trusted solution defining the entry point)")
     has_cases_py = (folder / "cases.py").is_file()
-    inline = _inline_cases(top, has_cases_py)
+    inline = _inline_cases(top, folder / "cases.py")
     if benchmark and not has_cases_py:
         raise top.error("benchmark", "needs cases.py with the make_inputs and work functions")
 
@@ -334,12 +334,14 @@ def _gate(fields: _Fields, unit: str) -> Gate:
     return Gate(roofline, speedup)
 
 
-def _inline_cases(top: _Fields, has_cases_py: bool) -> tuple[Case, ...]:
+def _inline_cases(top: _Fields, cases_py: Path) -> tuple[Case, ...]:
     raw = top.get("cases", list, [])
-    if raw and has_cases_py:
-        raise top.error("cases", "give cases either inline or in cases.py, not both")
-    if not raw and not has_cases_py:
-        raise top.error("cases", "is required: add [[cases]] tables or a cases.py")
+    # cases.py may make the fresh case alone (`fresh(seed)`) beside inline cases, not the cases too.
+    generates = "cases" in defined_functions(cases_py)
+    if raw and generates:
+        raise top.error("cases", "give cases either inline or by cases() in cases.py, not both")
+    if not raw and not generates:
+        raise top.error("cases", "is required: add [[cases]] tables or a cases() in cases.py")
     cases = []
     for index, table in enumerate(raw, 1):
         if not isinstance(table, dict):

@@ -56,8 +56,14 @@ def load_failure(error: ProblemError) -> ProblemCheck:
     return ProblemCheck(str(error.path), failures=[f"does not load: {error}"])
 
 
-def _grade(runner: Runner, problem: Problem, source: str, path: Path, trusted: bool = False) -> str:
-    report = runner.run(problem, source, path, trusted=trusted)
+# The fresh case's seeds here: the same every check (a grading draws its own), and several for the check
+# that the generator makes cases the reference's own outputs pass on.
+CHECK_SEED, FRESH_SEEDS = 0, range(1, 6)
+
+
+def _grade(runner: Runner, problem: Problem, source: str, path: Path, trusted: bool = False,
+           fresh_seed: int = CHECK_SEED) -> str:
+    report = runner.run(problem, source, path, trusted=trusted, fresh_seed=fresh_seed)
     if report.accepted:
         return "accepted"
     first = next((c for c in report.cases if c.status != "passed"), None)
@@ -132,6 +138,16 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
         verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path, trusted=True)
         return None if verdict == "accepted" else f"simulation.py disagrees with the reference: {verdict}"
 
+    def fresh() -> str | None:
+        # A solution within the rules, on several draws of the fresh case: a generator that can make a case
+        # the tolerance cannot hold (or the signature does not take) would flip a right answer's verdict.
+        path = model or reference_path
+        for seed in FRESH_SEEDS:
+            verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path, fresh_seed=seed)
+            if verdict != "accepted":
+                return f"fresh(seed={seed}): {path.name} is not accepted: {verdict}"
+        return None
+
     listed("tripwires name what they forbid", lambda: tripwire_gaps(problem))
     check("reference accepted", reference)
     if model is not None:
@@ -139,6 +155,8 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
     simulated = kind_of(problem).simulation(problem)
     if simulated is not None:
         check("simulation agrees with the reference", functools.partial(simulation, simulated))
+    if kind_of(problem).has_fresh_cases(problem):
+        check(f"fresh cases accepted (seeds {FRESH_SEEDS.start}-{FRESH_SEEDS.stop - 1})", fresh)
     check("starter rejected", starter)
     check("deterministic cases", deterministic)
     for path in kind_of(problem).wrong_solutions(problem):

@@ -12,12 +12,13 @@ a class with the table's methods, and its entry in KINDS. Nothing else dispatche
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from .problem import Case, Problem
+from .problem import FRESH_CASE_NAME, Case, Problem
 
 if TYPE_CHECKING:
     from .results import CaseResult
@@ -53,6 +54,16 @@ class CodestarSource:
         return self.path.parent
 
 
+def defined_functions(path: Path) -> set[str]:
+    """The functions a module defines at its top level, read without running it (an absent or broken
+    file defines none: loading it says why)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
 class ProblemKind(Protocol):
     name: str
     looks_like: str  # for "not a problem" messages
@@ -69,11 +80,12 @@ class ProblemKind(Protocol):
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
-            trusted: bool = False) -> tuple[list[CaseResult], str]:
+            trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
         """Grade a solution that passed the static checks: its cases, and what it printed. `values`:
         record those of the first failing case (core/values.py). `stop_early`: the first failing case
         may end the run (where the kind runs its cases one by one). `trusted`: graded as the reference
-        is, held to none of the kata's rules (core/workers.py solution_spec)."""
+        is, held to none of the kata's rules (core/workers.py solution_spec). `fresh_seed`: the seed of
+        the fresh case (default: a random one)."""
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         """Each case's inputs where the grader makes them, else [] (test_code makes its own)."""
@@ -105,6 +117,9 @@ class ProblemKind(Protocol):
     def generates_cases(self, problem: Problem) -> bool:
         """Whether trusted code makes the cases' inputs (then `kata check-problems` checks they repeat)."""
 
+    def has_fresh_cases(self, problem: Problem) -> bool:
+        """Whether the problem makes a fresh hidden case at every grading (cases.py `fresh(seed)`)."""
+
 
 class Native:
     name = "native"
@@ -124,14 +139,16 @@ class Native:
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
-            trusted: bool = False) -> tuple[list[CaseResult], str]:
-        return runner.run_cases(problem, source, filename, cancel, entry_line, values, stop_early, trusted)
+            trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
+        return runner.run_cases(problem, source, filename, cancel, entry_line, values, stop_early, trusted,
+                                fresh_seed)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return runner.case_inputs(problem)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
-        return [case.name for case in runner.prepare(problem)]
+        fresh = [FRESH_CASE_NAME] if self.has_fresh_cases(problem) else []
+        return [case.name for case in runner.prepare(problem)] + fresh
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         cases = problem.folder / "cases.py"
@@ -164,6 +181,9 @@ class Native:
     def generates_cases(self, problem: Problem) -> bool:
         return isinstance(problem.source, NativeSource) and not problem.source.inline_cases
 
+    def has_fresh_cases(self, problem: Problem) -> bool:
+        return "fresh" in defined_functions(problem.folder / "cases.py")
+
 
 class Codestar:
     name = "codestar"
@@ -183,7 +203,7 @@ class Codestar:
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
-            trusted: bool = False) -> tuple[list[CaseResult], str]:
+            trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
         from . import codestar  # it opens workers, which ask this table for trusted modules
 
         return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values, trusted)
@@ -214,6 +234,9 @@ class Codestar:
 
     def generates_cases(self, problem: Problem) -> bool:
         return False  # test_code makes them as it runs
+
+    def has_fresh_cases(self, problem: Problem) -> bool:
+        return False  # its format has none: test_code's cases are all it runs
 
 
 KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar())}

@@ -17,6 +17,10 @@ Comparison = Literal["allclose", "relative_norm"]
 Device = Literal["cpu", "cuda"]
 
 
+# The case a problem's cases.py `fresh(seed)` makes anew at every grading: last, and hidden.
+FRESH_CASE_NAME = "fresh inputs (new at every grading, hidden)"
+
+
 @dataclass(frozen=True)
 class Case:
     """One inline case: positional and keyword arguments as plain values."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import inspect
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from typing import Any
 from . import static, values
 from .compare import Comparison, Tolerance, compare
 from .kinds import NativeSource, kind_of
-from .problem import Case, Problem
+from .problem import FRESH_CASE_NAME, Case, Problem
 from .results import (
     CaseResult,
     GradingError,
@@ -116,12 +117,13 @@ class Runner:
             self._prepared[problem.source_path] = _Prepared(version, cases, device)
             return cases
 
-    def _prepare(self, problem: Problem, device: str) -> list[_Case]:
+    def _prepare(self, problem: Problem, device: str, inputs: list[Case] | None = None) -> list[_Case]:
+        """`inputs` (default: the problem's cases) with their reference outputs, made on `device`."""
         reference = self.reference(problem)
         signature = inspect.signature(reference)
         graded = set(problem.grading.state)
         mutable = set(problem.grading.mutable) | graded
-        inputs = self.case_inputs(problem)
+        inputs = self.case_inputs(problem) if inputs is None else inputs
         cases = []
         # A problem graded on a device has its reference run there too, in a worker of its own;
         # the others' runs here, in the grading process.
@@ -149,16 +151,34 @@ class Runner:
                                    {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}, case.hidden))
         return cases
 
+    def fresh_case(self, problem: Problem, seed: int | None = None) -> _Case | None:
+        """The problem's fresh case (cases.py `fresh(seed)`), with its reference output: new inputs every
+        grading (a random seed unless one is given), never shown, so that no table of the answers a report
+        showed can pass. None where the problem has no generator."""
+        if not kind_of(problem).has_fresh_cases(problem):
+            return None
+        seed = secrets.randbits(63) if seed is None else seed
+        with _PREPARING:
+            try:
+                made = problem.module("cases").fresh(seed)
+                case = Case(FRESH_CASE_NAME, tuple(made["args"]), dict(made.get("kwargs", {})), hidden=True)
+            except Exception as error:
+                raise GradingError(f"{problem.folder / 'cases.py'}: fresh() failed: {type(error).__name__}: "
+                                   f"{error}") from error
+            return self._prepare(problem, device_for(problem, self.pool), [case])[0]
+
     # -- a run ------------------------------------------------------------------------------
 
     def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None,
-            values: bool = False, stop_early: bool = False, trusted: bool = False) -> RunReport:
+            values: bool = False, stop_early: bool = False, trusted: bool = False,
+            fresh_seed: int | None = None) -> RunReport:
         """Grade `source`. `values`: record the values of the first failing case (its arguments, the entry
         point's locals, the output beside the expected one) for the editor and `kata run --values`.
         `stop_early` stops at the first case that fails, which decides the verdict (`kata check-problems
         --mutants`: one failing case kills a mutant). `trusted` grades problem code as the reference is
         (`kata check-problems`: the reference, its mutants, simulation.py): held to none of the kata's
-        rules (forbidden names, tripwires, a Triton launch, the memory limit)."""
+        rules (forbidden names, tripwires, a Triton launch, the memory limit). `fresh_seed`: the seed of the
+        fresh case (default: a random one; `kata check-problems` draws given ones)."""
         started = time.perf_counter()
         self.pool.check_isolation()  # isolation "strict": no grading without every layer of the sandbox
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
@@ -173,7 +193,8 @@ class Runner:
                             for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
         else:
             report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
-                                                               report.entry_line, values, stop_early, trusted)
+                                                               report.entry_line, values, stop_early, trusted,
+                                                               fresh_seed)
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
@@ -181,10 +202,14 @@ class Runner:
 
     def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
                   entry_line: int | None, values: bool = False, stop_early: bool = False,
-                  trusted: bool = False) -> tuple[list[CaseResult], str]:
+                  trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
         """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
+        # The fresh case last, so that a wrong solution's verdict is its fixed cases' (a mutant's run, which
+        # stops at its first failure, is judged on those alone: the same every time).
+        fresh = None if stop_early else self.fresh_case(problem, fresh_seed)
+        cases = cases if fresh is None else [*cases, fresh]
         spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda", trusted=trusted)
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
@@ -197,8 +222,8 @@ class Runner:
                 args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
                     else (case.args, case.kwargs)
                 reported = tuple(k for k in case.frozen_keys if k not in shared)
-                # Values are wanted of the first failing case only: none after it.
-                level = trace_level(values and all(r.status == "passed" for r in results))
+                # Values are wanted of the first failing case only: none after it, and never of a hidden one.
+                level = trace_level(values and not case.hidden and all(r.status == "passed" for r in results))
                 outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, trace=level,
                                      watch=case.state_keys + case.frozen_keys)
                 if outcome.status == "cancelled":
@@ -250,7 +275,8 @@ class Runner:
             checks.append((key, check, outcome.state.get(key), case.originals[key]))
         failed = next((c for c in checks if not c[1].ok), None)
         if failed is None:
-            return CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0][1].measures())
+            passed = CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0][1].measures())
+            return hide_expected(passed) if case.hidden else passed
         graded, wrong, actual, expected = failed
         line = failure_line(outcome, graded, entry_line)
         result = CaseResult(index, case.name, "failed", outcome.time_ms, wrong.message, line, **wrong.measures())

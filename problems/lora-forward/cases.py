@@ -32,3 +32,11 @@ def cases():
         {"name": "a 2048 x 2048 layer, rank 8: B @ A (16 MiB) exceeds the 8 MiB limit",
          "args": _random(6, (4,), 2048, 2048, 8, 0.5)},
     ]
+
+
+def fresh(seed):
+    """A layer of random shape and rank, new at every grading (never shown)."""
+    rng = torch.Generator().manual_seed(seed)
+    d_in, d_out, rank = (int(torch.randint(lo, hi, (1,), generator=rng)) for lo, hi in ((8, 96), (8, 96), (1, 8)))
+    batch = tuple(int(n) for n in torch.randint(1, 5, (int(torch.randint(0, 3, (1,), generator=rng)),), generator=rng))
+    return {"args": _random(seed % 100_000, batch, d_in, d_out, rank, float(torch.rand(1, generator=rng)) * 2)}
