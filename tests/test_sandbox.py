@@ -74,9 +74,11 @@ SOLUTIONS = {
                     "memory_limit_exceeded"),
     # Its result cannot be sent in what it left of the limit: the harness's MemoryError is the limit's,
     # not a crash (it read "exited with code 0").
-    "memory filled before returning": ("HOLD = []\ndef scale(x, factor):\n    try:\n        while True:\n"
-                                       "            HOLD.append(bytearray(1 << 20))\n    except MemoryError:\n"
-                                       "        pass\n    return x * factor\n", "memory_limit_exceeded"),
+    "memory filled before returning": ("import mmap\nimport torch\nBIG = torch.ones(8 << 20)\nHOLD = []\n"
+                                       "def scale(x, factor):\n    size = 1 << 30\n    while size >= 4096:\n"
+                                       "        try:\n            HOLD.append(mmap.mmap(-1, size))\n"
+                                       "        except OSError:\n            size //= 2\n    return BIG\n",
+                                       "memory_limit_exceeded"),
     "torch memory bomb": ("import torch\ndef scale(x, factor):\n    return torch.ones(int(8e8)) * factor\n",
                           "memory_limit_exceeded"),
     "segfault": ("import ctypes\ndef scale(x, factor):\n    ctypes.string_at(0)\n", "crashed"),

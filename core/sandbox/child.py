@@ -164,8 +164,7 @@ def error_info(error: BaseException, filename: str) -> ErrorInfo:
         kind = "forbidden"
     elif _is_cuda_out_of_memory(error):
         kind, message = "memory", _gpu_memory_message(str(error))
-    elif isinstance(error, MemoryError) or isinstance(error, RuntimeError) and (
-            "can't allocate memory" in str(error) or "not enough memory" in str(error)):
+    elif out_of_memory(error):
         kind = "memory"
         tried = re.search(r"tried to allocate (\d+) bytes", str(error))
         message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / MIB:,.0f} MiB"
@@ -182,6 +181,12 @@ def error_info(error: BaseException, filename: str) -> ErrorInfo:
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
     return ErrorInfo(type(error).__name__, message, kind, frames[-1].lineno if frames else None,
                      "".join(lines)[-4000:])
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Python's MemoryError, or torch's refusal of an allocation over the address-space limit."""
+    return isinstance(error, MemoryError) or isinstance(error, RuntimeError) and (
+        "can't allocate memory" in str(error) or "not enough memory" in str(error))
 
 
 def _is_cuda_out_of_memory(error: BaseException) -> bool:
@@ -244,8 +249,12 @@ def _respond(fd: int, reply: Reply) -> None:
     try:
         payload = encode_untrusted(reply_to_wire(reply))
     except Exception as error:  # noqa: BLE001 - e.g. a tensor that cannot be serialized
-        payload = encode_untrusted(reply_to_wire(Reply("error", error=ErrorInfo(
-            type(error).__name__, f"the solution's output could not be serialized: {error}"), seq=reply.seq)))
+        failure = ErrorInfo(type(error).__name__, f"the solution's output could not be serialized: {error}")
+        if out_of_memory(error):  # the memory limit, not the output: too little of it was left to send it
+            limit = f"{_limits.memory_bytes // MIB} MiB" if _limits is not None else "limit"
+            failure = ErrorInfo("MemoryError", f"memory limit exceeded: the solution left too little of its {limit} "
+                                               f"to send its result", "memory")
+        payload = encode_untrusted(reply_to_wire(Reply("error", error=failure, seq=reply.seq)))
     write_frame(fd, payload)
 
 
@@ -372,10 +381,11 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             tripwires.launches()  # tripwires: the count comes back with the call that made the launches
             reply = _call(entry, request, spec.filename, arena)
             _respond(from_child, replace(reply, launches=tripwires.launches()))
-    except MemoryError:
-        code = HARNESS_OUT_OF_MEMORY
-    except BaseException:  # noqa: BLE001 - the harness itself failed: say why on the output channel
-        traceback.print_exc()
+    except BaseException as error:  # noqa: BLE001 - the harness itself failed: say why on the output channel
+        if out_of_memory(error):
+            code = HARNESS_OUT_OF_MEMORY
+        else:
+            traceback.print_exc()
     else:
         code = 0
     finally:

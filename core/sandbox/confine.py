@@ -251,6 +251,7 @@ class Confinement:
         counted = spare.uid is not None or namespaced and not self.root
         if counted:
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (policy.WORKER_DESCRIPTORS, policy.WORKER_DESCRIPTORS))
         if namespaced:
             ending = "everything dies with the worker (PID namespace)"
         elif spare.uid is not None:
@@ -259,7 +260,8 @@ class Confinement:
             return Layer("process tree", False, "no PID namespace and not root: processes that leave the worker's "
                                                 "tree are swept when the zygote sees them orphaned, and no process "
                                                 "count can be set for your own user")
-        return Layer("process tree", True, f"at most {nproc} tasks; memory polled over the tree; {ending}")
+        return Layer("process tree", True, f"at most {nproc} tasks and {policy.WORKER_DESCRIPTORS} descriptors; "
+                                           f"memory polled over the tree; {ending}")
 
     def _landlock(self, spare: Spare, cuda: bool) -> Layer:
         if self.landlock_abi <= 0:
@@ -277,8 +279,8 @@ class Confinement:
         if self.seccomp_program is None:
             return Layer("seccomp", False, self.seccomp_error)
         seccomp.load(self.seccomp_program)
-        return Layer("seccomp", True, f"{len(policy.DENIED_SYSCALLS)} system calls refused; sockets: Unix only; "
-                                      f"no new namespaces")
+        return Layer("seccomp", True, f"{len(policy.DENIED_SYSCALLS)} system calls refused; no socket but "
+                                      f"connected Unix pairs; no System V IPC or memory files; no new namespaces")
 
 
 def _wait_for(worker: int, close: tuple[int, ...]) -> NoReturn:

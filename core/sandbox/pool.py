@@ -310,9 +310,9 @@ class Worker:
                 what += " (segmentation fault)"
         elif code == HARNESS_OUT_OF_MEMORY:
             limit = self.spec.limits.memory_bytes // MIB
-            return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: the solution's process "
-                                                    f"had too little of its {limit} MiB left to send its result",
-                                                    "memory"), started)
+            return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: the solution left too "
+                                                    f"little of its {limit} MiB to send its result", "memory"),
+                                started)
         elif code == HARNESS_FAILED:
             result = self._result("crashed", None, started)
             failure = next((line for line in reversed(result.output.splitlines()) if line.strip()), "no traceback")

@@ -41,8 +41,9 @@ def build() -> bytes:
             program.add_rule(refuse, name)
         except (OSError, ValueError, RuntimeError):
             continue  # not a system call on this architecture
-    program.add_rule(sc.ERRNO(policy.SOCKET_ERRNO), "socket", sc.Arg(0, sc.NE, policy.SOCKET_FAMILY_ALLOWED))
     program.add_rule(sc.ERRNO(policy.SOCKET_ERRNO), "socketpair", sc.Arg(0, sc.NE, policy.SOCKET_FAMILY_ALLOWED))
+    program.add_rule(refuse, "sendto", sc.Arg(4, sc.NE, 0))  # an address: a socket pair sending elsewhere
+    program.add_rule(refuse, "fcntl", sc.Arg(1, sc.EQ, policy.F_SETPIPE_SZ))
     program.add_rule(sc.ERRNO(38), "clone3")  # ENOSYS: the C library falls back to clone
     for flag in policy.CLONE_NAMESPACE_FLAGS:
         program.add_rule(refuse, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
