@@ -104,21 +104,22 @@ def python_folders() -> list[Path]:
     return sorted({Path(p).resolve() for p in candidates if p and os.path.isdir(p)})
 
 
-def carve(folder: Path, denied: Iterable[Path]) -> list[Grant]:
+def carve(folder: Path, denied: Iterable[Path], access: str = READ) -> list[Grant]:
     """`folder`, as grants that leave out every denied path under it: the folder whole when none is
     under it, else its names (LIST) and its entries one by one (recursing only towards the denied ones)."""
-    denied = [d for d in denied if d == folder or folder in d.parents]
+    real = folder.resolve()  # a granted link (/lib -> usr/lib) reaches what its target holds
+    denied = [d for d in denied if d == real or real in d.parents]
     if not denied:
-        return [Grant(str(folder), READ)]
-    if folder in denied:
+        return [Grant(str(folder), access)]
+    if real in denied:
         return []
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        entries = sorted(os.scandir(real), key=lambda e: e.name)
     except OSError:
         return []
-    granted = [Grant(str(folder), LIST)]
+    granted = [Grant(str(real), LIST)]
     for entry in entries:
-        granted += carve(Path(entry.path), denied)
+        granted += carve(Path(entry.path), denied, access)
     return granted
 
 
@@ -137,15 +138,17 @@ def _without_nested(found: Iterable[Grant]) -> list[Grant]:
     return sorted(kept, key=lambda g: g.path)
 
 
-def grants(private: Path, cuda: bool) -> list[Grant]:
-    """Everything a worker may open, and how. `private` is its own folder (its HOME, TMPDIR, caches)."""
-    denied = answers()
-    found = _without_nested(g for folder in python_folders() for g in carve(folder, denied))
-    found += [Grant(p, READ) for p in SYSTEM_READABLE if os.path.exists(p)]
+def grants(private: Path, cuda: bool, denied: list[Path] | None = None) -> list[Grant]:
+    """Everything a worker may open, and how. `private` is its own folder (its HOME, TMPDIR, caches).
+    Every folder granted is carved around the answers (`denied`, by default `answers()`), wherever the
+    install put them: in a virtual environment, or in a system folder (/usr/local/lib, /usr/lib)."""
+    denied = answers() if denied is None else denied
+    readable = [*python_folders(), *(Path(p) for p in (*SYSTEM_READABLE, *(CUDA_READABLE if cuda else ()))
+                                     if os.path.exists(p))]
+    found = _without_nested(g for folder in readable for g in carve(folder, denied))
     found += [Grant(p, DEVICE) for p in DEVICES_READ_WRITE if os.path.exists(p)]
     if cuda:
-        found += [Grant(p, READ) for p in CUDA_READABLE if os.path.exists(p)]
-        found += [Grant(p, EXECUTE) for p in CUDA_EXECUTABLE if os.path.exists(p)]
+        found += [g for p in CUDA_EXECUTABLE if os.path.exists(p) for g in carve(Path(p), denied, EXECUTE)]
         found += [Grant(p, DEVICE) for pattern in CUDA_DEVICES for p in sorted(glob.glob(pattern))]
         found += [Grant(p, WRITE) for p in CUDA_WRITABLE if os.path.isdir(p)]
         triton = _package_folder("triton")

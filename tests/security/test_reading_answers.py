@@ -4,8 +4,10 @@ sandbox; now each is refused, and the honest part of the solution still grades."
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+from infrakata.core.sandbox import policy
 
 from .conftest import REPO, attempt
 
@@ -48,3 +50,14 @@ def test_the_shared_kernel_helpers_stay_importable(runner, probe):
     """Our bf16 rounding helpers are for learners' kernels: a solution may import them."""
     report, message, _ = attempt(runner, probe, "from infrakata.kernels.bf16 import bf16_bits_view")
     assert report.verdict == "accepted", message
+
+
+def test_answers_installed_in_a_system_folder_are_carved_out_of_it():
+    """Before: installed under /usr/local/lib (or /usr/lib), the catalogue was readable, because those
+    folders were granted whole after the Python folders had been carved around the answers."""
+    system = Path("/usr/lib")
+    answers = next(p for p in sorted(system.iterdir()) if p.is_dir()) / "dist-packages" / "infrakata" / "problems"
+    granted = policy.grants(Path("/tmp/kata-worker"), cuda=True, denied=[answers])
+    assert not policy.readable_by_workers(answers / "rmsnorm" / "reference.py", granted)
+    sibling = next(p for p in system.rglob("*.so*") if answers.parents[2] not in p.parents)
+    assert policy.readable_by_workers(sibling, granted), "the rest of the folder stays readable"
