@@ -14,7 +14,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ class _Case:
     expected_state: dict[ArgKey, Any]
     originals: dict[ArgKey, Any]  # snapshots of the frozen arguments before the call
     hidden: bool = False  # what it expects is never shown
+    fresh: bool = False  # drawn for this grading (cases.py fresh): nothing of it is shown, its inputs neither
 
 
 @dataclass
@@ -165,7 +166,7 @@ class Runner:
             except Exception as error:
                 raise GradingError(f"{problem.folder / 'cases.py'}: fresh() failed: {type(error).__name__}: "
                                    f"{error}") from error
-            return self._prepare(problem, device_for(problem, self.pool), [case])[0]
+            return replace(self._prepare(problem, device_for(problem, self.pool), [case])[0], fresh=True)
 
     # -- a run ------------------------------------------------------------------------------
 
@@ -222,8 +223,8 @@ class Runner:
                 args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
                     else (case.args, case.kwargs)
                 reported = tuple(k for k in case.frozen_keys if k not in shared)
-                # Values are wanted of the first failing case only: none after it, and never of a hidden one.
-                level = trace_level(values and not case.hidden and all(r.status == "passed" for r in results))
+                # Values are wanted of the first failing case only (none after it), and never of the fresh one.
+                level = trace_level(values and not case.fresh and all(r.status == "passed" for r in results))
                 outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, trace=level,
                                      watch=case.state_keys + case.frozen_keys)
                 if outcome.status == "cancelled":

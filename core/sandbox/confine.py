@@ -40,7 +40,10 @@ from .protocol import Layer
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (
     0x00020000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 2, 4, 8, 32, 4096
+MS_REC, MS_PRIVATE, MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 0x4000, 1 << 18, 1024, 2048, 1 << 21
+MNT_DETACH = 2
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 PR_SET_KEEPCAPS = 8
 CAP_DAC_READ_SEARCH = 2
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -50,7 +53,7 @@ LINUX_CAPABILITY_VERSION_3 = 0x20080522
 WORKER_UID_BASE, WORKER_UID_BLOCK = 2_000_000_000, 256
 NPROC_CPU, NPROC_CUDA = 64, 512  # tasks (processes and threads) of one worker; CUDA starts its own threads
 PRIVATE_BYTES_CPU, PRIVATE_BYTES_CUDA = 64 << 20, 1 << 30  # the private tmpfs (a CUDA worker's compiled kernels)
-LAYERS = ("namespaces", "privileges", "process tree", "landlock", "seccomp")
+LAYERS = ("namespaces", "view", "privileges", "process tree", "landlock", "seccomp")
 
 
 class _CapHeader(ctypes.Structure):
@@ -102,10 +105,15 @@ def _enterable_by_others(path: Path) -> bool:
 
 @dataclass
 class Spare:
-    """What one worker is confined with: its private folder and, as root, its uid."""
+    """What one worker is confined with: its private folder, the folder its own root is built in (the
+    view) and, as root, its uid."""
 
     private: Path
     uid: int | None
+    view_root: Path
+
+    def folders(self) -> tuple[Path, Path]:
+        return self.private, self.view_root
 
 
 @dataclass
@@ -148,12 +156,13 @@ class Confinement:
 
     def new_spare(self) -> Spare:
         self.count += 1
-        private = self.runtime / f"w{self.count}"
+        private, view_root = self.runtime / f"w{self.count}", self.runtime / f"r{self.count}"
         private.mkdir(mode=0o700)
+        view_root.mkdir(mode=0o700)
         uid = WORKER_UID_BASE + os.getpid() * WORKER_UID_BLOCK + self.count % WORKER_UID_BLOCK if self.root else None
         if uid is not None:
             os.chown(private, uid, uid)
-        return Spare(private, uid)
+        return Spare(private, uid, view_root)
 
     # -- in the spare -----------------------------------------------------------------------------
 
@@ -212,17 +221,48 @@ class Confinement:
         return [Layer("namespaces", True, f"{kinds}; a private /proc and a {size >> 20} MiB private tmpfs")], lifeline
 
     def restrict(self, spare: Spare, cuda: bool, namespaced: bool, lifeline: int) -> list[Layer]:
-        """Everything but the namespaces, in the order each needs: the environment and the folder it
-        runs in, the privileges, the process limit, Landlock, seccomp."""
+        """Everything but the namespaces, in the order each needs: the view (while it may still mount),
+        the environment and the folder it runs in, the privileges, the process limit, Landlock, seccomp."""
+        view = self._view(spare, cuda) if namespaced else Layer(
+            "view", False, "needs a mount namespace of its own (see namespaces): without it, a worker sees this "
+                           "machine's files, and only Landlock and file modes keep it from reading them")
         environment = policy.worker_environment(dict(os.environ), spare.private)
         os.environ.clear()
         os.environ.update(environment)
         os.chdir(spare.private)
-        layers = [self._drop_privileges(spare, namespaced, lifeline), self._limit_processes(spare, cuda, namespaced),
-                  self._landlock(spare, cuda), self._seccomp()]
-        return layers
+        return [view, self._drop_privileges(spare, namespaced, lifeline, view.active),
+                self._limit_processes(spare, cuda, namespaced), self._landlock(spare, cuda), self._seccomp()]
 
-    def _drop_privileges(self, spare: Spare, namespaced: bool, lifeline: int) -> Layer:
+    def _view(self, spare: Spare, cuda: bool) -> Layer:
+        """A root of the worker's own (a tmpfs) holding only what the policy grants, bound read-only (its
+        private folder and the devices writable), pivoted into: the answers, the workspace, the grader's
+        files, /tmp and /run (and the sockets there) and every other user's files are not there at all.
+        The same grants as Landlock's, enforced without it."""
+        libc = _libc()
+        root = spare.view_root
+        bound: list[Path] = []  # what is there whole: a grant inside one is there already
+        try:
+            _mount(libc, b"tmpfs", root, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=4m,mode=0755")
+            os.umask(0o022)  # the folders made for mount points: every worker's uid may enter them
+            for grant in sorted([*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)],
+                                key=lambda g: len(Path(g.path).parts)):
+                real = Path(os.path.realpath(grant.path))
+                if not any(real == b or b in real.parents for b in bound) and _place(libc, root, grant):
+                    bound.append(real)
+            _mount(libc, None, root, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+            os.chdir(root)
+            if libc.syscall(SYS_PIVOT_ROOT[os.uname().machine], b".", b".") != 0:
+                raise _fail("pivot_root")
+            if libc.umount2(b".", MNT_DETACH) != 0:
+                raise _fail("umount the old root")
+            os.chdir("/")
+        except OSError as error:
+            return Layer("view", False, f"could not be built ({error}): a worker sees this machine's files, and only "
+                                        f"Landlock and file modes keep it from reading them")
+        return Layer("view", True, f"a root of its own with only the policy's {len(bound)} places, read-only but its "
+                                   f"private folder: no answers, workspace, /tmp, /run or other users' files")
+
+    def _drop_privileges(self, spare: Spare, namespaced: bool, lifeline: int, viewed: bool) -> Layer:
         libc = _libc()
         if spare.uid is None:
             if namespaced:  # the user namespace gave this process every capability in it: none is kept
@@ -235,7 +275,8 @@ class Confinement:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
-        keep = self.read_bypass and self.landlock_abi > 0
+        # In its own view every folder above a granted one is the view's, and open to all: nothing to bypass.
+        keep = self.read_bypass and self.landlock_abi > 0 and not viewed
         _set_capabilities(1 << CAP_DAC_READ_SEARCH if keep else 0)
         libc.prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)
         # A change of credentials clears the parent-death signal: set again (seccomp forbids it later).
@@ -281,6 +322,56 @@ class Confinement:
         seccomp.load(self.seccomp_program)
         return Layer("seccomp", True, f"{len(policy.DENIED_SYSCALLS)} system calls refused; no socket but "
                                       f"connected Unix pairs; no System V IPC or memory files; no new namespaces")
+
+
+def _mount(libc: ctypes.CDLL, source: bytes | None, target: Path | bytes, kind: bytes | None, flags: int,
+           options: bytes | None = None) -> None:
+    where = target if isinstance(target, bytes) else str(target).encode()
+    if libc.mount(source, where, kind, flags, options) != 0:
+        raise _fail(f"mount {where.decode(errors='replace')}")
+
+
+# statvfs's flags of a mount -> mount(2)'s: a bind mount's remount must keep those its source has (in a user
+# namespace they are locked).
+_KEPT_FLAGS = ((os.ST_RDONLY, MS_RDONLY), (os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV),
+               (os.ST_NOEXEC, MS_NOEXEC), (os.ST_NOATIME, MS_NOATIME), (os.ST_NODIRATIME, MS_NODIRATIME),
+               (os.ST_RELATIME, MS_RELATIME))
+
+
+def _place(libc: ctypes.CDLL, root: Path, grant: policy.Grant) -> bool:
+    """One grant in the view being built at `root`, at the same path: a link made again, a folder listed
+    around answers made empty (its entries are placed one by one), anything else bound from the machine,
+    read-only but devices and writable folders. -> whether it was bound whole."""
+    path = grant.path
+    if os.path.islink(path):  # /lib -> usr/lib: the link, where its folder really is
+        link = root / os.path.realpath(os.path.dirname(path)).lstrip("/") / os.path.basename(path)
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.is_symlink():
+            os.symlink(os.readlink(path), link)
+        return False
+    real = os.path.realpath(path)
+    if not os.path.exists(real):
+        return False
+    target = root / real.lstrip("/")
+    if grant.access == policy.LIST:
+        target.mkdir(parents=True, exist_ok=True)
+        return False
+    if os.path.isdir(real):
+        target.mkdir(parents=True, exist_ok=True)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
+    _mount(libc, real.encode(), target, None, MS_BIND)
+    flags = MS_REMOUNT | MS_BIND | MS_NOSUID
+    if grant.access not in (policy.WRITE, policy.DEVICE):
+        flags |= MS_RDONLY
+    mode = os.stat(real).st_mode
+    if not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)):
+        flags |= MS_NODEV
+    kept = os.statvfs(real).f_flag
+    flags |= sum(ours for theirs, ours in _KEPT_FLAGS if kept & theirs)
+    _mount(libc, None, target, None, flags)
+    return True
 
 
 def _wait_for(worker: int, close: tuple[int, ...]) -> NoReturn:

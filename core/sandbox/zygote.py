@@ -129,7 +129,8 @@ def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, .
             for fd in (read, *close_in_child):
                 os.close(fd)
             layers = prepare_worker(confinement, spare, False, lifeline, close_in_waiter=(write,))
-            layers = [_verified(layer, confinement.answer_samples) for layer in layers]
+            viewed = any(layer.name == "view" and layer.active for layer in layers)
+            layers = [_verified(layer, confinement.answer_samples, viewed) for layer in layers]
             os.write(write, json.dumps([vars(layer) for layer in layers]).encode())
         except BaseException as error:  # noqa: BLE001 - said as the probe's result
             os.write(write, json.dumps([vars(Layer("namespaces", False, f"the probe failed: {error!r}"))]).encode())
@@ -141,7 +142,7 @@ def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, .
         data += chunk
     os.close(read)
     os.waitpid(pid, 0)
-    _remove(spare.private)
+    _remove(spare)
     try:
         found = {layer["name"]: Layer(**layer) for layer in json.loads(data)}
     except (ValueError, TypeError, KeyError):
@@ -150,14 +151,23 @@ def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, .
                  for name in LAYERS)
 
 
-def _verified(layer: Layer, answers: list[Path]) -> Layer:
+def _verified(layer: Layer, answers: list[Path], viewed: bool) -> Layer:
     """A layer as it holds in this (probe) worker: each is tried once from inside. `answers`: a file of
-    each place that holds answers (the catalogue, the examples, our kernels)."""
+    each place that holds answers (the catalogue, the examples, our kernels); `viewed`: whether the view
+    holds (then they must not even be there, and Landlock's part is the rest of the machine)."""
     if not layer.active:
         return layer
     failed = ""
-    if layer.name == "landlock":
-        for answer in answers:
+    if layer.name == "view":
+        there = [answer for answer in answers if os.path.lexists(answer)]
+        failed = f"{there[0]} is still there" if there else ""
+    elif layer.name == "landlock":
+        try:
+            os.listdir("/")
+            failed = "the root folder can still be listed"
+        except PermissionError:
+            pass
+        for answer in [] if viewed else answers:
             try:
                 answer.read_bytes()
                 failed = f"{answer} is still readable"
@@ -165,8 +175,8 @@ def _verified(layer: Layer, answers: list[Path]) -> Layer:
                 pass
     elif layer.name == "seccomp":
         try:
-            socket.socket(socket.AF_INET).close()
-            failed = "an IPv4 socket could still be opened"
+            socket.socket(socket.AF_UNIX).close()
+            failed = "a socket could still be opened"
         except OSError:
             pass
     elif layer.name == "namespaces" and os.getpid() != 1:
@@ -176,9 +186,10 @@ def _verified(layer: Layer, answers: list[Path]) -> Layer:
     return Layer(layer.name, False, f"{layer.detail}; but {failed}") if failed else layer
 
 
-def _remove(private: Path) -> None:
-    """A worker's private folder, once it has exited (its tmpfs went with its mount namespace)."""
-    shutil.rmtree(private, ignore_errors=True)
+def _remove(spare: Spare) -> None:
+    """A worker's folders, once it has exited (their mounts went with its mount namespace)."""
+    for folder in spare.folders():
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass
@@ -306,7 +317,7 @@ class Zygote:
                 sweep_uid(confined.uid)
             self._kill_orphans()
         if confined is not None:
-            _remove(confined.private)
+            _remove(confined)
 
     def _kill_orphans(self) -> None:
         """Whatever left a worker's tree (a double fork) and was reparented to this subreaper."""

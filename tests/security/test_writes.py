@@ -33,7 +33,8 @@ def test_the_history_store_and_the_catalogue_cannot_be_written(runner, probe, tm
                 print('refused', type(error).__name__)
     """)
     assert report.verdict == "accepted", message
-    assert set(output.splitlines()) == {"refused PermissionError"}, output
+    # Not there at all (the view), or there and refused (Landlock alone).
+    assert set(output.splitlines()) <= {"refused PermissionError", "refused FileNotFoundError"}, output
     assert reference.read_bytes() == before and not (tmp_path / "planted.py").exists()
 
 
@@ -136,5 +137,6 @@ def test_a_problem_cannot_be_rewritten_by_a_solution(runner, copied_problem):
     before = reference.read_text()
     report = runner.run(problem, solution(f"open({str(reference)!r}, 'w').write('def scale(x, f):\\n  return 0\\n')"),
                         "/tmp/attack.py")
-    assert report.verdict == "runtime_error" and "PermissionError" in report.cases[0].message
+    message = report.cases[0].message
+    assert report.verdict == "runtime_error" and ("PermissionError" in message or "FileNotFoundError" in message)
     assert reference.read_text() == before
