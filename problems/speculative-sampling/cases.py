@@ -108,13 +108,13 @@ def _clear_of_ties(target, draft, tokens, uniforms, temperature=1.0, top_k=0, to
     def warp(row):
         z = [v / temperature for v in row]
         order = sorted(range(len(z)), key=lambda t: -z[t])
-        logit_gaps.extend(z[a] - z[b] for a, b in zip(order, order[1:]))
+        logit_gaps.extend(z[a] - z[b] for a, b in zip(order, order[1:], strict=False))
         kept = order[:top_k or len(z)]
         top = z[order[0]]
         weights = [math.exp(z[t] - top) for t in kept]
         total = sum(weights)
         probs, above = [0.0] * len(z), 0.0
-        for t, w in zip(kept, weights):
+        for t, w in zip(kept, weights, strict=True):
             if top_p < 1.0:
                 gaps.append(abs(above - top_p))
             if above < top_p:
@@ -140,7 +140,7 @@ def _clear_of_ties(target, draft, tokens, uniforms, temperature=1.0, top_k=0, to
         ratio = p[i][x] / q[i][x]
         gaps.append(abs(u[i] - ratio))
         if u[i] >= ratio:
-            residual = [max(a - b, 0.0) for a, b in zip(p[i], q[i])]
+            residual = [max(a - b, 0.0) for a, b in zip(p[i], q[i], strict=True)]
             total = sum(residual)
             gaps.append(total)  # a residual of almost no mass would be normalised from rounding noise
             draw([v / total for v in residual], u[-1])
