@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F32, F16, BF16 = torch.float32, torch.float16, torch.bfloat16
@@ -36,3 +38,22 @@ def cases():
         {"name": "one feature (d = 1)", "args": _random(8, (5, 1), F32)},
         {"name": "no rows ([0, 16])", "args": _random(9, (0, 16), BF16)},
     ]
+
+
+def fresh(seed):
+    """Random rows (0-3 leading dims, d 1-300) in a random dtype and scale (1e-4 to 500, eps-dominated rows
+    included), sometimes with zero rows, eps given or left to its default, new at every grading."""
+    rng = random.Random(seed)
+    dtype = rng.choice([F32, F16, BF16])
+    lead = tuple(rng.randint(0 if rng.random() < 0.1 else 1, 6) for _ in range(rng.randint(0, 3)))
+    shape = lead + (rng.choice([1, 2, 3, rng.randint(1, 64), rng.randint(1, 300)]),)
+    rows = 1
+    for n in lead:
+        rows *= n
+    x, w, eps = _random(seed % 2 ** 32, shape, dtype, scale=10 ** rng.uniform(-4, 2.7),
+                        eps=rng.choice([1e-6, 1e-5, 1e-3, 10 ** rng.uniform(-8, -2)]))
+    if rows and lead and rng.random() < 0.3:
+        x.view(-1, shape[-1])[rng.randrange(rows)] = 0.0
+    if eps == 1e-6 and rng.random() < 0.5:
+        return {"args": (x, w)}
+    return {"args": (x, w), "kwargs": {"eps": eps}} if rng.random() < 0.5 else {"args": (x, w, eps)}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F32, F16, BF16 = torch.float32, torch.float16, torch.bfloat16
@@ -36,3 +38,22 @@ def cases():
         {"name": "base 500000 (LLaMA 3) at positions 8190..8199", "args": (_q(10, (1, 10, 2, 64), F32), _range(8190, 10), 500000.0)},
         {"name": "empty sequence (seq = 0)", "args": (torch.zeros(2, 0, 4, 16), _range(0, 0))},
     ]
+
+
+def fresh(seed):
+    """A random [batch, seq, heads, head_dim] (head_dim even, seq possibly 0) in a random dtype, positions from
+    a random KV-cache offset below 10**4 (shared, or per sequence), base given or left at 10000, new at every
+    grading."""
+    rng = random.Random(seed)
+    batch, seq, heads = rng.randint(1, 4), rng.choice([0, 1, rng.randint(1, 16)]), rng.randint(1, 4)
+    dim = 2 * rng.choice([1, rng.randint(1, 8), rng.randint(1, 64)])
+    q = _q(seed % 2 ** 32, (batch, seq, heads, dim), rng.choice([F32, F16, BF16]))
+    # Positions stay below 10**4, where float32 angles (as most implementations use) are within the tolerance.
+    if rng.random() < 0.5:
+        positions = _range(rng.choice([0, rng.randrange(10 ** rng.randint(2, 4) - seq)]), seq)
+    else:
+        starts = torch.tensor([[rng.randrange(10 ** rng.randint(2, 4) - seq)] for _ in range(batch)])
+        positions = starts + torch.arange(seq)
+    if rng.random() < 0.5:
+        return {"args": (q, positions)}
+    return {"args": (q, positions, rng.choice([10000.0, 500000.0, 1e6, float(rng.randint(100, 10 ** 6))]))}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 NAN = float("nan")
@@ -48,3 +50,17 @@ def cases():
         _case("float64, MHA (4 KV heads of 4), chunk of 9 at position 30, window 16", 9, 4, 4, 8, 16, 30, 9,
               dtype=torch.float64),
     ]
+
+
+def fresh(seed):
+    """A random chunk (1-12 tokens) at a random position over a rolling cache (window 1-16: empty, partly full
+    or wrapped, unwritten slots 0 or NaN), random GQA grouping, head dim, dtype and softmax_scale, new at every
+    grading."""
+    rng = random.Random(seed)
+    kv_heads = rng.randint(1, 4)
+    window = rng.choice([1, rng.randint(1, 16)])
+    start_pos = rng.choice([0, rng.randint(0, window), rng.randint(0, 4 * window + 8)])
+    kwargs = {"softmax_scale": rng.uniform(0.05, 0.6)} if rng.random() < 0.3 else {}
+    return _case("fresh", seed % 2 ** 32, kv_heads * rng.randint(1, 4), kv_heads, rng.randint(1, 16), window,
+                 start_pos, rng.randint(1, 12), rng.choice([torch.float32, torch.float64]),
+                 unwritten=rng.choice([0.0, NAN]), **kwargs)

@@ -1,4 +1,5 @@
 import math
+import random
 
 import torch
 
@@ -92,3 +93,81 @@ def cases():
         _case("a draft far from the target: most proposals rejected", 9, 4, 8, [0.6, 0.6, 0.6, 0.6, 0.25],
               closeness=4.0, top_k=6),
     ]
+
+
+TIE = 1e-5  # the least distance of every comparison from its tie in a fresh case (the statement's is 1e-6)
+LOGIT_GAP = 1e-9  # and of two logits of a row: far above float64's rounding, so that every ranking agrees
+
+
+def _clear_of_ties(target, draft, tokens, uniforms, temperature=1.0, top_k=0, top_p=1.0):
+    """Whether every comparison of the sampler and the verifier (replayed as the statement defines them) is
+    clear of its tie: two logits of a row (LOGIT_GAP), the mass above a token against top_p, a ratio against
+    its uniform, a cumulative probability against the draw's uniform (TIE); not where a draft token has q = 0."""
+    gaps, logit_gaps = [1.0], [1.0]
+
+    def warp(row):
+        z = [v / temperature for v in row]
+        order = sorted(range(len(z)), key=lambda t: -z[t])
+        logit_gaps.extend(z[a] - z[b] for a, b in zip(order, order[1:], strict=False))
+        kept = order[:top_k or len(z)]
+        top = z[order[0]]
+        weights = [math.exp(z[t] - top) for t in kept]
+        total = sum(weights)
+        probs, above = [0.0] * len(z), 0.0
+        for t, w in zip(kept, weights, strict=True):
+            if top_p < 1.0:
+                gaps.append(abs(above - top_p))
+            if above < top_p:
+                probs[t] = w / total
+            above += w / total
+        mass = sum(probs)
+        return [v / mass for v in probs]
+
+    def draw(probs, u):
+        cumulative = 0.0
+        for v in probs:
+            cumulative += v
+            gaps.append(abs(cumulative - u))
+            if cumulative > u:
+                return
+
+    p = [warp(row) for row in target.tolist()]
+    q = [warp(row) for row in draft.tolist()]
+    u = uniforms.tolist()
+    for i, x in enumerate(tokens.tolist()):
+        if q[i][x] <= 0.0:
+            return False
+        ratio = p[i][x] / q[i][x]
+        gaps.append(abs(u[i] - ratio))
+        if u[i] >= ratio:
+            residual = [max(a - b, 0.0) for a, b in zip(p[i], q[i], strict=True)]
+            total = sum(residual)
+            gaps.append(total)  # a residual of almost no mass would be normalised from rounding noise
+            draw([v / total for v in residual], u[-1])
+            break
+    else:
+        draw(p[-1], u[-1])
+    return min(gaps) >= TIE and min(logit_gaps) >= LOGIT_GAP
+
+
+def fresh(seed):
+    """A random speculative step (0-6 draft tokens, vocabulary 1-300, a draft near or far from the target, or
+    the target itself; temperature 0.5-2, top_k and top_p on or off; random uniforms), redrawn until every
+    comparison is at least 1e-5 from a tie, new at every grading."""
+    rng = random.Random(seed)
+    while True:
+        gamma, vocab = rng.randint(0, 6), rng.choice([1, 2, rng.randint(2, 30), rng.randint(2, 300)])
+        warp = {}
+        if rng.random() < 0.6:
+            warp["temperature"] = rng.uniform(0.5, 2.0)
+        if rng.random() < 0.5:
+            warp["top_k"] = rng.randint(1, vocab)
+        if rng.random() < 0.5:
+            warp["top_p"] = rng.uniform(0.2, 0.99)
+        uniforms = [rng.uniform(0.0, 0.999) for _ in range(gamma + 1)]
+        # closeness 0: the draft is the target itself (every token accepted, and a bonus token).
+        closeness = rng.choice([0.0, rng.uniform(0.05, 1.0), rng.uniform(0.05, 1.0), rng.uniform(1.0, 4.0)])
+        case = _case("fresh", rng.randrange(2 ** 32), gamma, vocab, uniforms, spread=rng.uniform(0.5, 4.0),
+                     closeness=closeness, **warp)
+        if _clear_of_ties(*case["args"], **warp):
+            return {"args": case["args"], "kwargs": case["kwargs"]}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 
@@ -32,3 +34,14 @@ def cases():
         {"name": "d_out != d, h 21 over tp 8", "args": _mlp(7, (7,), 12, 21, 5) + (8,)},
         {"name": "float64, h 40 over tp 3", "args": _mlp(8, (4, 2), 10, 40, 10, torch.float64) + (3,)},
     ]
+
+
+def fresh(seed):
+    """A random MLP (h 1-64 over tp 1-8, even, uneven or tp > h; 0-2 leading dims; d, d_out 1-24) in float32 or
+    float64, new at every grading."""
+    rng = random.Random(seed)
+    lead = tuple(rng.randint(1, 6) for _ in range(rng.randint(0, 2)))
+    tp = rng.randint(1, 8)
+    h = rng.choice([rng.randint(1, 64), tp * rng.randint(1, 64 // tp)])
+    dtype = rng.choice([torch.float32, torch.float64])
+    return {"args": _mlp(seed % 2 ** 32, lead, rng.randint(1, 24), h, rng.randint(1, 24), dtype) + (tp,)}

@@ -4,6 +4,8 @@ Trusted code: the grader calls it for the correctness cases, and the benchmark c
 with a fresh seed for every timed repetition.
 """
 
+import random
+
 import torch
 
 CORRECTNESS_SHAPES = [(1, 1, 1), (17, 33, 65), (64, 48, 129), (128, 96, 200)]
@@ -26,3 +28,11 @@ def cases():
               for i, (m, n, k) in enumerate(CORRECTNESS_SHAPES)]
     return shaped + [{"name": "x 40 x 70, weight 24 x 70: K not a multiple of 16, N smaller than a tile",
                       "args": make_inputs(40, 24, 70, seed=20)}]
+
+
+def fresh(seed):
+    """x [M, K] and weight [N, K] of random sizes (M, N 1-130, K 1-256: edges of no tile size), new at every
+    grading."""
+    rng = random.Random(seed)
+    m, n, k = (rng.choice([1, rng.randint(1, hi)]) for hi in (130, 130, 256))
+    return {"args": make_inputs(m, n, k, seed=seed % 2 ** 32)}

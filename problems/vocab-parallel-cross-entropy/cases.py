@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 
@@ -32,3 +34,21 @@ def cases():
         {"name": "vocabulary 1000 over 8 ranks, pad_to 64 (shards of 128, the last of 104)",
          "args": (*_batch(9, 16, 1000, ignored=(3,)), 8, 64)},
     ]
+
+
+def fresh(seed):
+    """A random batch (1-16 rows, vocabulary 1-300, tp 1-8, pad_to 1-64 so that ranks may hold nothing, some
+    rows ignored, ignore_index -100 or a real token id), float32 or bf16 logits at a random scale and shift,
+    new at every grading."""
+    rng = random.Random(seed)
+    n, vocab, tp = rng.randint(1, 16), rng.choice([1, rng.randint(1, 40), rng.randint(1, 300)]), rng.randint(1, 8)
+    pad_to = rng.choice([1, 1, 2, 4, 8, 16, 64])
+    ignore_index = -100 if rng.random() < 0.7 else rng.randrange(vocab)
+    ignored = [row for row in range(n) if rng.random() < 0.2]
+    dtype = rng.choice([torch.float32, torch.bfloat16])
+    # bf16 holds ~3 significant digits: near 1e4 its logits would be multiples of 64, so it stays near 100 at most.
+    shift = rng.choice([0.0, rng.uniform(-50, 50), 100.0] + ([1e4] if dtype == torch.float32 else []))
+    logits, target = _batch(seed % 2 ** 32, n, vocab, dtype, scale=rng.uniform(0.1, 4.0), ignored=ignored,
+                            ignore_index=ignore_index, shift=shift)
+    args = (logits, target, tp) if pad_to == 1 and rng.random() < 0.5 else (logits, target, tp, pad_to)
+    return {"args": args, "kwargs": {} if ignore_index == -100 else {"ignore_index": ignore_index}}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 I64 = torch.int64
@@ -27,3 +29,29 @@ def cases():
         {"name": "a 0-dim step", "args": (torch.tensor(3, dtype=I64), 1.0, 0.1, 4, 10)},
         {"name": "no steps (empty tensor)", "args": (torch.zeros(0, dtype=I64), 1.0, 0.1, 4, 10)},
     ]
+
+
+def fresh(seed):
+    """A random schedule (warmup 0-3000, decay 0-300000 steps, min_lr 0, equal to max_lr or between) on a random
+    tensor of steps (0-dim, empty, 1-D or 2-D, unsorted, around every boundary and far past the end), new at
+    every grading."""
+    rng = random.Random(seed)
+    max_lr = 10 ** rng.uniform(-5, 1)
+    min_lr = rng.choice([0.0, max_lr, max_lr * rng.uniform(0.0, 1.0)])
+    warmup = rng.choice([0, rng.randint(0, 10), rng.randint(0, 3000)])
+    total = warmup + rng.choice([0, rng.randint(0, 10), rng.randint(0, 300000)])
+    marks = [0, warmup - 1, warmup, warmup + 1, total - 1, total, total + 1, (warmup + total) // 2]
+    pool = [t for t in marks if t >= 0] + [rng.randint(0, 2 * total + 10) for _ in range(rng.randint(0, 40))]
+    pool += [rng.randint(0, 2 ** 40)] if rng.random() < 0.3 else []
+    rng.shuffle(pool)
+    form = rng.choice(["0-dim", "empty", "1-D", "1-D", "2-D"])
+    if form == "0-dim":
+        steps = torch.tensor(pool[0], dtype=I64)
+    elif form == "empty":
+        steps = torch.zeros(0, dtype=I64)
+    elif form == "1-D":
+        steps = torch.tensor(pool, dtype=I64)
+    else:
+        rows = rng.choice([d for d in range(1, len(pool) + 1) if len(pool) % d == 0])
+        steps = torch.tensor(pool, dtype=I64).reshape(rows, -1)
+    return {"args": (steps, max_lr, min_lr, warmup, total)}

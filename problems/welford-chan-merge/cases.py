@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F64 = torch.float64
@@ -35,3 +37,28 @@ def cases():
         {"name": "8 ranks x 20 chunks of 300 around 1e6, correction 2", "args": (_shards(7, [[300] * 20] * 8, offset=1e6, scale=0.01),),
          "kwargs": {"correction": 2}},
     ]
+
+
+def fresh(seed):
+    """Random shards (1-9 ranks of 0-8 chunks of 0-200 values, empty chunks and ranks included) around a random
+    offset (up to 1e9) with per-rank offsets, correction 0-2, new at every grading."""
+    rng = random.Random(seed)
+    ranks = rng.randint(1, 9)
+    sizes = [[rng.choice([0, 1, 2, rng.randint(0, 20), rng.randint(0, 200)]) for _ in range(rng.randint(0, 8))]
+             for _ in range(ranks)]
+    offset = rng.choice([0.0, rng.uniform(-10, 10), 10 ** rng.uniform(0, 9) * rng.choice([-1, 1])])
+    rank_offsets = [rng.choice([0.0, rng.uniform(-100, 100), 10 ** rng.uniform(0, 6) * rng.choice([-1, 1])])
+                    for _ in range(ranks)] if rng.random() < 0.4 else None
+    farthest = abs(offset) + max(map(abs, rank_offsets or [0.0]))
+    # The spread stays at least 1e-6 of the values (float64 resolves 2e-16 of them), and no chunk's own spread
+    # is far below it: a chunk's M2 is then known to ~1e-8 relative whichever stable method computes it
+    # (Welford's, one value at a time, included), far inside the 1e-6 tolerance.
+    scale = max(10 ** rng.uniform(-2, 2), farthest * 1e-6)
+    while True:
+        shards = _shards(rng.randrange(2 ** 32), sizes, offset=offset, scale=scale, rank_offsets=rank_offsets)
+        if all(chunk.std(correction=0) >= 0.01 * scale for chunks in shards for chunk in chunks if chunk.numel() > 1):
+            break
+    correction = rng.choice([1, 1, 0, 2])
+    if correction == 1 and rng.random() < 0.5:
+        return {"args": (shards,)}
+    return {"args": (shards,), "kwargs": {"correction": correction}}

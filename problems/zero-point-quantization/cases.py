@@ -1,6 +1,8 @@
+import random
+
 import torch
 
-F32 = torch.float32
+F32, F16, BF16 = torch.float32, torch.float16, torch.bfloat16
 
 
 def _t(values, dtype=F32):
@@ -34,3 +36,44 @@ def cases():
         {"name": "float16 input [64, 64]", "args": _random(4, (64, 64), mean=0.5, std=1.5, dtype=torch.float16)},
         {"name": "bfloat16 input [16, 48] with an outlier", "args": (torch.cat([_random(5, (16, 47), std=0.1)[0], torch.full((16, 1), 6.0)], 1).to(torch.bfloat16),)},
     ]
+
+
+def _clear_of_ties(x):
+    # Every x / scale (and lo / scale, the zero point's) at least 1e-3 of a step from a half: a solution that
+    # computes them in another order (x * (1 / scale), 255 * x / (hi - lo)) moves them by a few float32 ulps.
+    xf = x.to(F32)
+    lo, hi = torch.clamp(xf.min(), max=0.0), torch.clamp(xf.max(), min=0.0)
+    if hi == lo:
+        return True
+    v = torch.cat([xf.reshape(-1), lo.reshape(1)]) / ((hi - lo) / 255)
+    return bool(((v - v.floor() - 0.5).abs() >= 1e-3).all())
+
+
+def fresh(seed):
+    """A random tensor (1-3 dims, 1-600 elements) in a random dtype: mixed signs at a random scale (1e-6 to 100),
+    all positive, all negative, post-GELU, a constant, zeros or with an outlier, clear of rounding ties, new at
+    every grading."""
+    rng = random.Random(seed)
+    dtype = rng.choice([F32, F16, BF16])
+    shape = tuple(rng.randint(1, 12) for _ in range(rng.randint(1, 3)))
+    kind = rng.choice(["mixed", "mixed", "positive", "negative", "gelu", "constant", "zeros", "outlier"])
+    while True:
+        g = torch.Generator().manual_seed(rng.randrange(2 ** 32))
+        std = 10 ** rng.uniform(-3 if dtype == F16 else -6, 2)  # float16 has no normal numbers below 6e-5
+        x = torch.randn(*shape, generator=g, dtype=torch.float64) * std
+        if kind == "mixed":
+            x = x + std * rng.uniform(-2, 2)
+        elif kind in ("positive", "negative"):
+            x = (torch.rand(*shape, generator=g, dtype=torch.float64) * rng.uniform(0.1, 1) + rng.uniform(0, 1)) * std
+            x = x if kind == "positive" else -x
+        elif kind == "gelu":
+            x = torch.nn.functional.gelu(x)
+        elif kind == "constant":
+            x = torch.full(shape, rng.choice([-1, 1]) * std, dtype=torch.float64)
+        elif kind == "zeros":
+            x = torch.zeros(shape, dtype=torch.float64)
+        else:
+            x.view(-1)[rng.randrange(x.numel())] = std * rng.uniform(10, 60) * rng.choice([-1, 1])
+        x = x.to(dtype)
+        if _clear_of_ties(x):
+            return {"args": (x,)}
