@@ -1,3 +1,5 @@
+import random
+
 MIB = 2**20
 
 
@@ -70,3 +72,30 @@ def cases():
               100.0, bucket_cap_bytes=4096, first_bucket_bytes=4096),
         _case("no parameters", [], [], 8, 100.0, 10.0),
     ]
+
+
+def fresh(seed):
+    """Random parameter sizes (often multiples of one unit, so buckets meet their caps exactly), caps or the
+    defaults, a backward pass with late gradients or none, and random ranks, link and latency."""
+    rng = random.Random(seed)
+    count = 0 if rng.random() < 0.05 else rng.randint(1, 40)
+    defaults = rng.random() < 0.3
+    unit = rng.choice([MIB // 16, MIB // 4, MIB]) if defaults else rng.randint(1, 4096)
+    if rng.random() < 0.5:  # multiples of one unit: sums that reach a cap exactly
+        sizes = [unit * rng.randint(1, 8) for _ in range(count)]
+    else:
+        sizes = [max(1, int(unit * 2 ** rng.uniform(-3, 4))) for _ in range(count)]
+    ready = _backward(sizes, rng.uniform(0.01, 2.0) * (MIB / unit if not defaults else 1.0), rng.uniform(0.0, 5.0))
+    for _ in range(rng.choice([0, 0, 1, 3])):  # gradients ready late (a weight used again)
+        if count:
+            ready[rng.randrange(count)] = max(ready) + rng.uniform(0.0, 3.0)
+    if rng.random() < 0.2:  # any order at all
+        ready = [rng.uniform(0.0, 20.0) for _ in range(count)]
+    caps = {} if defaults else {"bucket_cap_bytes": unit * rng.randint(1, 12),
+                                "first_bucket_bytes": unit * rng.randint(1, 6)}
+    if not defaults and rng.random() < 0.3:
+        caps.pop(rng.choice(sorted(caps)))
+    world_size = rng.choice([1, 2, 3, 4, 6, 8, 16, 32, 64, 128])
+    link_gb_s = (unit / MIB if not defaults else 1.0) * rng.uniform(0.5, 400.0)
+    latency_us = 0.0 if rng.random() < 0.1 else rng.uniform(0.0, 100.0)
+    return {"args": (sizes, ready, world_size, link_gb_s, latency_us), "kwargs": caps}

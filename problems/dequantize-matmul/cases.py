@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F16, BF16 = torch.float16, torch.bfloat16
@@ -43,3 +45,15 @@ def cases():
         {"name": "zero scales (pruned output channels)", "args": _random(8, (4,), 64, 16, 16, F16, zero_scale_cols=(0, 7))},
         {"name": "layer [16, 512] @ [512, 256], groups of 128, bf16", "args": _random(9, (16,), 512, 256, 128, BF16)},
     ]
+
+
+def fresh(seed):
+    """Random K, N, leading dims (possibly 0 rows), group size (None, 1, not dividing K, or above K), dtype and
+    zeroed scale columns."""
+    rng = random.Random(seed)
+    K, N = rng.randint(1, 200), rng.randint(1, 64)
+    lead = tuple(rng.choice([0, 1, 2, 3, 5]) if rng.random() < 0.1 else rng.randint(1, 6)
+                 for _ in range(rng.choice([1, 1, 2, 3])))
+    group_size = rng.choice([None, 1, rng.randint(1, K), rng.randint(1, K), rng.randint(K, K + 40)])
+    zero_cols = tuple(rng.sample(range(N), rng.randint(1, min(3, N)))) if rng.random() < 0.2 else ()
+    return {"args": _random(rng.randrange(2**62), lead, K, N, group_size, rng.choice([F16, BF16]), zero_cols)}

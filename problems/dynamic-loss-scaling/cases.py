@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 
@@ -23,3 +25,48 @@ def cases():
         {"name": "exactly growth_interval clean steps, then one more", "args": ([False] * 2001, 65536.0)},
         {"name": "every argument but the flags left at torch's defaults", "args": ([True, False, True] + [False] * 2000,)},
     ]
+
+
+def _f32(x):
+    return float(torch.tensor(x, dtype=torch.float32))
+
+
+def _near_f32_max(found_inf, scale, growth, backoff, interval):
+    """Whether some growth lands between float32's max and 2**128, where the rounding decides finiteness."""
+    scale, tracker = _f32(scale), 0
+    for inf in found_inf:
+        tracker = 0 if inf else tracker + 1
+        if inf:
+            scale = _f32(scale * backoff)
+        elif tracker == interval:
+            tracker = 0
+            if torch.finfo(torch.float32).max * (1 - 1e-6) < scale * growth < 2.0 ** 128 * (1 + 1e-6):
+                return True
+            if scale * growth < 2.0 ** 128:
+                scale = _f32(scale * growth)
+    return False
+
+
+def fresh(seed):
+    """A random run of overflows (bursts or none), with random float32-exact factors, interval and initial
+    scale (up to float32's max), or torch's defaults."""
+    rng = random.Random(seed)
+    while True:
+        n = rng.choice([0, rng.randint(1, 40), rng.randint(1, 400), rng.randint(1, 3000)])
+        p_inf = rng.choice([0.0, 0.01, 0.05, 0.2, 0.5, 1.0])
+        found_inf = [rng.random() < p_inf for _ in range(n)]
+        if found_inf and rng.random() < 0.3:  # a burst of overflows at the start, as fp16 training begins
+            burst = rng.randint(1, min(20, n))
+            found_inf[:burst] = [True] * burst
+        # Factors exact in float32, so that a float32 product and a float64 one rounded to float32 agree.
+        growth = rng.choice([2.0, 2.0, 4.0, 1.5, 1.25, 3.0, 1.0 + rng.randint(1, 255) / 256])
+        backoff = rng.choice([0.5, 0.5, 0.25, 0.75, 0.625, rng.randint(1, 255) / 256])
+        interval = rng.choice([1, 2, rng.randint(1, 20), rng.randint(1, 3000)])
+        init = rng.choice([65536.0, 1.0, 2.0 ** rng.randint(-20, 127), _f32(rng.uniform(1.0, 1e6)),
+                           _f32(2.0 ** rng.uniform(-30.0, 127.9))])
+        args = (found_inf, init, growth, backoff, interval)
+        if rng.random() < 0.15:
+            args = args[:rng.randint(1, 4)]  # the rest at torch's defaults
+        full = args + (65536.0, 2.0, 0.5, 2000)[len(args) - 1:]
+        if not _near_f32_max(*full):
+            return {"args": args}

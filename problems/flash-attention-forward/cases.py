@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F32 = torch.float32
@@ -50,3 +52,20 @@ def cases():
         _case("S = 2048, 2 heads, causal, fp16, 256 x 256 tiles: the S x S scores (32 MiB) exceed the 16 MiB limit",
               13, 1, 2, 2048, 32, True, 256, 256, dtype=F16),
     ]
+
+
+def fresh(seed):
+    """Random batch, heads, S (often not a multiple of the tiles), D, causal or not, unequal tile sizes (1 to
+    past S), fp32 or fp16, and sometimes keys with a large common shift."""
+    rng = random.Random(seed)
+    s, d = rng.choice([1, rng.randint(1, 16), rng.randint(2, 96)]), rng.choice([1, 4, 8, 16, 32, 64, rng.randint(1, 64)])
+    while True:  # at most 80 tiles, as the fixed cases: the loop is Python
+        block_q, block_k = (rng.choice([1, 2, rng.randint(1, 16), rng.randint(1, s + 8)]) for _ in range(2))
+        if -(-s // block_q) * -(-s // block_k) <= 80:
+            break
+    dtype = rng.choice([F32, F16])
+    kw = {"dtype": dtype, "scale": rng.uniform(0.3, 3.0)}
+    if rng.random() < 0.25:
+        kw.update(shift=rng.uniform(-40.0, 40.0), scale=rng.uniform(0.5, 2.0))
+    return {"args": (*_qkv(rng.randrange(2**62), rng.randint(1, 2), rng.randint(1, 3), s, d, **kw),
+                     rng.random() < 0.5, block_q, block_k)}

@@ -2,6 +2,7 @@
 positions past each length filled with large junk that must not count), and the output and
 log-sum-exp of the same query over a shared prefix, computed elsewhere."""
 import math
+import random
 
 import torch
 
@@ -50,3 +51,23 @@ def cases():
         {"name": "prefix far below the own positions (lse -50): it barely counts",
          "args": _case(9, 2, 4, 2, 16, 32, [32, 17], 2, shift=-50.0)},
     ]
+
+
+def fresh(seed):
+    """Random B, H over a random KV-head count, D, S, lengths (0 to S), splits (1 to more than the positions),
+    scale, dtype, missing prefixes, and scores and prefix log-sum-exps up to about 100."""
+    rng = random.Random(seed)
+    B, Hkv = rng.randint(1, 4), rng.choice([1, 1, 2, 4, 8])
+    H = Hkv * rng.choice([g for g in (1, 2, 4, 8) if Hkv * g <= 8])
+    D, S = rng.choice([1, 4, 8, 16, 32, 64, rng.randint(1, 64)]), rng.choice([1, rng.randint(1, 40), rng.randint(1, 300)])
+    lengths = [rng.choice([0, S, rng.randint(0, S), rng.randint(0, S)]) for _ in range(B)]
+    num_splits = rng.choice([1, 2, rng.randint(1, 8), rng.randint(1, 16)])
+    present = [rng.random() < 0.75 for _ in range(B)]
+    q_scale, shift = rng.choice([(1.0, 0.0), (rng.uniform(0.2, 3.0), rng.uniform(-50.0, 10.0)),
+                                 (rng.uniform(10.0, 30.0), rng.uniform(50.0, 100.0))])
+    # Scores of at most about 100, as in the fixed cases: a float32 dot product summed in another order
+    # then moves the softmax weights well within the tolerance.
+    scale = None if q_scale > 3 or rng.random() < 0.6 else rng.uniform(0.1, 2.0) / math.sqrt(D)
+    return {"args": _case(rng.randrange(2**62), B, H, Hkv, D, S, lengths, num_splits, scale=scale,
+                          dtype=rng.choice([torch.float32, torch.bfloat16]), present=present, shift=shift,
+                          q_scale=q_scale)}

@@ -1,6 +1,8 @@
 """Streams of tensors for fp8-delayed-scaling: one tensor per training step, with the magnitudes a
 real run shows (growing gradients, a spike, an all-zero step, an overflow) so that the delayed scale
 visibly lags, saturates and recovers."""
+import random
+
 import torch
 
 
@@ -41,3 +43,46 @@ def cases():
         {"name": "24 steps of e4m3 activations, history 8, most_recent, margin 1",
          "args": (_stream(10, [2.0 + (t % 5) for t in range(24)], 256), "e4m3", 8, 1, "most_recent")},
     ]
+
+
+_FORMATS = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
+
+
+def _near_a_boundary(xs, fmt, history_len, margin, algo):
+    """Whether some scaled value lies within 1e-6 (relative) of an fp8 rounding boundary or of the saturation
+    threshold, where a scale one float32 step away could change a code or a count."""
+    dtype = _FORMATS[fmt]
+    fp8_max = torch.finfo(dtype).max
+    scale, history = torch.tensor(1.0), torch.zeros(history_len)
+    for x in xs:
+        scaled = (x * scale)[torch.isfinite(x)]
+        lo, hi = (torch.clamp(scaled * f, -fp8_max, fp8_max).to(dtype).view(torch.uint8) for f in (1 - 1e-6, 1 + 1e-6))
+        if not torch.equal(lo, hi) or bool(((scaled.abs() / fp8_max - 1).abs() < 1e-6).any()):
+            return True
+        history = torch.cat([history[1:], x.abs().max().reshape(1)])
+        amax = history.max() if algo == "max" else history[-1]
+        if torch.isfinite(amax) and amax > 0:
+            scale = fp8_max / amax / 2 ** margin
+    return False
+
+
+def fresh(seed):
+    """A random stream: steps whose magnitudes drift (from 1e-4 to 1e5), spike or vanish (all-zero steps),
+    sometimes an inf or tiny negatives, with a random format, history length, margin and algorithm."""
+    rng = random.Random(seed)
+    while True:
+        T, n = rng.randint(1, 32), rng.choice([1, rng.randint(1, 16), rng.randint(1, 256)])
+        level, magnitudes = rng.uniform(-3.0, 4.5), []
+        for _ in range(T):
+            level = min(5.0, max(-4.0, level + rng.gauss(0.0, rng.choice([0.05, 0.2, 0.5]))))
+            magnitudes.append(0.0 if rng.random() < 0.05 else
+                              10 ** (level + (rng.uniform(1.0, 2.5) if rng.random() < 0.08 else 0.0)))
+        xs = _stream(rng.randrange(2**62), magnitudes, n)
+        if rng.random() < 0.2:
+            xs = _with(xs, rng.randrange(T), rng.randrange(n), rng.choice([float("inf"), float("-inf")]))
+        if rng.random() < 0.2:
+            xs = _with(xs, rng.randrange(T), rng.randrange(n), -rng.choice([1e-30, 1e-12]))
+        args = (xs, rng.choice(["e4m3", "e5m2"]), rng.choice([1, rng.randint(1, 8), rng.randint(1, 40)]),
+                rng.choice([0, 0, 1, 2, rng.randint(0, 6)]), rng.choice(["max", "most_recent"]))
+        if not _near_a_boundary(*args):
+            return {"args": args}

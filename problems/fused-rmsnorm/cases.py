@@ -4,6 +4,8 @@ Trusted code: the grader calls it for the correctness cases, and the benchmark c
 `make_inputs` with a fresh seed for every timed repetition.
 """
 
+import random
+
 import torch
 
 CORRECTNESS_SHAPES = [(1, 1), (3, 5), (33, 1000), (8, 4096)]
@@ -29,3 +31,15 @@ def cases():
     # The benchmark keeps the default eps; a case with another one, where it matters (rows of 1e-4).
     return shapes + [{"name": "eps = 1e-5 (LLaMA 1): 9 x 64 (seed 20)", "args": make_inputs(9, 64, seed=20),
                       "kwargs": {"eps": 1e-5}}]
+
+
+def fresh(seed):
+    """A random shape (any columns up to 16384, odd ones included; a few thousand values for the interpreter),
+    rows scaled by a random magnitude (with the zero and tiny rows), and the default or another eps."""
+    rng = random.Random(seed)
+    columns = rng.choice([1, 2, rng.randint(1, 64), rng.randint(1, 2048), rng.randint(1, 16384)])
+    rows = rng.randint(1, max(1, min(40, 40_000 // columns)))
+    x, weight = make_inputs(rows, columns, seed=rng.randrange(2**62))
+    x = (x.float() * 10 ** rng.uniform(-1.5, 2.0)).to(torch.bfloat16)
+    kwargs = rng.choice([{}, {"eps": 1e-5}, {"eps": 10 ** rng.uniform(-8.0, -3.0)}])
+    return {"args": (x, weight), "kwargs": kwargs}

@@ -10,6 +10,8 @@ Trusted code: the grader calls it for the correctness cases, and the benchmark c
 `make_inputs` with a fresh seed for every timed repetition.
 """
 
+import random
+
 import torch
 
 CORRECTNESS_SHAPES = [(1, 1), (3, 7), (5, 300), (17, 1000)]
@@ -45,3 +47,22 @@ def work(rows, columns):
 def cases():
     return [{"name": f"{rows} x {columns} (seed {10 + i})", "args": make_inputs(rows, columns, seed=10 + i)}
             for i, (rows, columns) in enumerate(CORRECTNESS_SHAPES)]
+
+
+def fresh(seed):
+    """A random shape (any number of elements, mostly not a multiple of a block; a few thousand for the
+    interpreter), gates of a random spread with rows of large and of zero gates, kept off bf16 ties."""
+    rng = random.Random(seed)
+    columns = rng.choice([1, 2, rng.randint(1, 64), rng.randint(1, 2048), rng.randint(1, 16384)])
+    rows = rng.randint(1, max(1, min(40, 40_000 // columns)))
+    gen = torch.Generator().manual_seed(rng.randrange(2**62))
+    gate = torch.randn(rows, columns, generator=gen) * rng.uniform(0.5, 8.0)
+    up = torch.randn(rows, columns, generator=gen) * 10 ** rng.uniform(-2.0, 2.0)
+    for row in range(rows):
+        kind = rng.random()
+        if kind < 0.15:
+            gate[row] *= rng.uniform(20.0, 100.0)  # +-100 and beyond: exp(g) overflows
+        elif kind < 0.25:
+            gate[row] = 0.0
+    gate, up = gate.to(torch.bfloat16), up.to(torch.bfloat16)
+    return {"args": (gate, _away_from_ties(gate, up))}

@@ -6,6 +6,7 @@ built for. Nothing here reads the global RNG: layers are created uninitialised
 (skip_init) and filled from a per-case torch.Generator.
 """
 import math
+import random
 
 import torch
 from torch import nn
@@ -119,3 +120,29 @@ def cases():
         _classification_batches(gen, 1, 2, 4, 2), nn.CrossEntropyLoss(), 1))
 
     return out
+
+
+def fresh(seed):
+    """A random small model (Linear or MLP), optimizer (SGD with or without momentum, Adam, AdamW) and learning
+    rate, loss (cross-entropy or MSE), 1-16 batches of random sizes, and K from 1 to past len(batches)."""
+    rng = random.Random(seed)
+    gen = torch.Generator().manual_seed(rng.randrange(2**62))
+    n_in, n_out = rng.randint(1, 8), rng.randint(1, 6)
+    model = _linear(gen, n_in, n_out) if rng.random() < 0.4 else _mlp(gen, n_in, rng.randint(2, 12), n_out)
+    lr = 10 ** rng.uniform(-3.0, -1.0)
+    optimizer = rng.choice([
+        lambda: torch.optim.SGD(model.parameters(), lr=lr),
+        lambda: torch.optim.SGD(model.parameters(), lr=lr, momentum=rng.choice([0.5, 0.9])),
+        lambda: torch.optim.Adam(model.parameters(), lr=lr),
+        lambda: torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=rng.choice([0.0, 0.01, 0.1])),
+    ])()
+    count, size = rng.randint(1, 16), rng.randint(1, 8)
+    sizes = [size if rng.random() < 0.8 else rng.randint(1, 8) for _ in range(count)]
+    if rng.random() < 0.5 and n_out >= 2:
+        loss_fn = nn.CrossEntropyLoss()
+        batches = [_classification_batches(gen, 1, s, n_in, n_out)[0] for s in sizes]
+    else:
+        loss_fn = nn.MSELoss()
+        batches = [_regression_batches(gen, 1, s, n_in, n_out)[0] for s in sizes]
+    steps = rng.choice([1, 2, 3, rng.randint(1, count), rng.randint(1, count + 4)])
+    return {"args": (model, optimizer, batches, loss_fn, steps)}

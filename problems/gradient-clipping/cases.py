@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F32, F16, BF16 = torch.float32, torch.float16, torch.bfloat16
@@ -46,3 +48,48 @@ def cases():
         {"name": "an empty tensor among the gradients", "args": ([torch.zeros(0), torch.tensor([6.0, 8.0])], 5.0)},
         {"name": "empty list: total 0", "args": ([], 1.0)},
     ]
+
+
+def _near_a_tie(grads, max_norm, norm_type):
+    """Whether some clipped value lies within 1e-6 (relative) of a rounding boundary of its dtype where one
+    rounding step exceeds the tolerance (every bf16 value, fp16 subnormals): there a coefficient one float32
+    step away, from a norm summed in another order, would round it the other way."""
+    per_tensor = torch.stack([torch.linalg.vector_norm(g.to(F32), norm_type) for g in grads])
+    coef = torch.clamp(max_norm / (torch.linalg.vector_norm(per_tensor, norm_type) + 1e-6), max=1.0)
+    for g in grads:
+        y = g.to(F32) * coef
+        if g.dtype == F16:
+            y = y[y.abs() < torch.finfo(F16).tiny]
+        if g.dtype != F32 and not torch.equal((y * (1 - 1e-6)).to(g.dtype), (y * (1 + 1e-6)).to(g.dtype)):
+            return True
+    return False
+
+
+def fresh(seed):
+    """A random list (possibly empty; 0-dim and empty tensors; float32, fp16, bf16, possibly mixed) of gradients
+    of a random magnitude, sometimes one huge entry, norm_type 1, 2, 3, 1.5 or inf, and max_norm below or above
+    the total norm."""
+    rng = random.Random(seed)
+    while True:
+        gen = torch.Generator().manual_seed(rng.randrange(2**62))
+        norm_type = rng.choice([2.0, 2.0, 1.0, INF, 3.0, 1.5])
+        dtypes = [rng.choice([F32, F16, BF16])] if rng.random() < 0.7 else [F32, F16, BF16]
+        low = -4.0 if norm_type in (3.0, 1.5) else -7.0  # |g|^p stays a normal float32
+        scale = 10 ** rng.uniform(low, 3.0)
+        grads = []
+        for _ in range(rng.choice([0, 1, rng.randint(1, 6), rng.randint(1, 6)])):
+            # (No empty tensor with p = inf: its norm has no identity, and torch's vector_norm raises.)
+            shape = [rng.choice([0, 1, rng.randint(1, 12)]) if rng.random() < 0.1 and norm_type != INF
+                     else rng.randint(1, 12) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
+            grads.append((torch.randn(shape, generator=gen) * scale).to(rng.choice(dtypes)))
+        if grads and rng.random() < 0.15 and norm_type in (1.0, 2.0, INF):
+            at = rng.randrange(len(grads))  # a diverging run: one huge float32 entry
+            if grads[at].numel():
+                grads[at] = grads[at].to(F32)
+                grads[at].view(-1)[rng.randrange(grads[at].numel())] = -rng.choice([1e6, 1e10, 1e15])
+        total = float(torch.linalg.vector_norm(torch.cat([g.float().reshape(-1) for g in grads] + [torch.zeros(1)]),
+                                               norm_type))
+        max_norm = rng.choice([1.0, float(f"{max(total, 1e-9) * 10 ** rng.uniform(-2.0, 0.5):.3g}")])
+        args = (grads, max_norm, norm_type) if norm_type != 2.0 or rng.random() < 0.5 else (grads, max_norm)
+        if not grads or not _near_a_tie(*args[:2], norm_type):
+            return {"args": args}

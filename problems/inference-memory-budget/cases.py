@@ -1,3 +1,5 @@
+import random
+
 LLAMA2_7B = {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "head_dim": 128, "intermediate": 11008,
              "vocab": 32000, "tied_embeddings": False}
 LLAMA3_8B = {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "head_dim": 128, "intermediate": 14336,
@@ -41,3 +43,39 @@ def cases():
         _case("a tiny model: 3 sequences of 1 token, blocks of 16, chunks of 4 tokens", TINY, 3, 1, prefill_chunk=4,
               gpu_bytes=10**6, utilization=0.5),
     ]
+
+
+def _random_config(rng, tp):
+    """A random decoder whose sizes obey the statement's divisibility rules for `tp` ranks (every input width
+    even, so that 4-bit weights pack two to a byte)."""
+    kv_heads = rng.choice([1, 2, 4, 8, 16, 32])
+    heads = kv_heads * rng.choice([1, 2, 4, 8])
+    while heads % tp:
+        heads *= 2
+    head_dim = rng.choice([16, 32, 64, 80, 96, 128, 256])
+    return {"layers": rng.randint(1, 80), "hidden": 2 * rng.randint(8, 4096), "heads": heads, "kv_heads": kv_heads,
+            "head_dim": head_dim, "intermediate": 2 * tp * rng.randint(4, 16384 // tp),
+            "vocab": tp * rng.randint(max(1, 1000 // tp), 160_000 // tp), "tied_embeddings": rng.random() < 0.3}
+
+
+def fresh(seed):
+    """A random model (GQA, MQA or MHA; tied or not) over random TP (also more ranks than KV heads), quantized
+    weights and cache, blocks, chunk, batch, context and GPU size (also too small for one sequence)."""
+    rng = random.Random(seed)
+    tp = rng.choice([1, 1, 2, 4, 8, 16])
+    config = _random_config(rng, tp)
+    kwargs = {"tp": tp, "weight_bits": rng.choice([16, 8, 4]), "group_size": rng.choice([32, 64, 128, rng.randint(1, 256)]),
+              "kv_bytes": rng.choice([1, 2, 4]), "block_size": rng.choice([1, 8, 16, 32, rng.randint(1, 64)]),
+              "prefill_chunk": rng.choice([1, 512, 2048, rng.randint(1, 8192)]),
+              "gpu_bytes": rng.choice([24 * 10**9, 40 * 10**9, 80 * 10**9, 141 * 10**9, rng.randint(10**6, 2 * 10**11)]),
+              "utilization": rng.choice([0.5, 0.8, 0.9, 0.95, 1.0, round(rng.uniform(0.3, 1.0), 3)])}
+    context_len = rng.choice([1, rng.randint(1, 64), rng.randint(1, 32768)])
+    # The reference counts max_batch up one at a time: keep it below about 20,000 sequences.
+    kv_local = max(config["kv_heads"] // tp, 1)
+    per_sequence = (-(-context_len // kwargs["block_size"]) * kwargs["block_size"] * config["layers"] * 2 * kv_local
+                    * config["head_dim"] * kwargs["kv_bytes"] + config["vocab"] * 4)
+    kwargs["gpu_bytes"] = min(kwargs["gpu_bytes"], 20_000 * per_sequence)
+    for name in rng.sample(sorted(kwargs), rng.randint(0, 3)):  # some left at their defaults
+        if name != "tp" and (name != "gpu_bytes" or kwargs[name] == 80 * 10**9):
+            del kwargs[name]
+    return _case("fresh", config, rng.choice([1, rng.randint(1, 64), rng.randint(1, 1024)]), context_len, **kwargs)

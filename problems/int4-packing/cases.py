@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 I8 = torch.int8
@@ -47,3 +49,20 @@ def cases():
         {"name": "3-D [2, 3, 64]", "args": _random(2, (2, 3, 64))},
         {"name": "weight matrix [128, 257]", "args": _random(3, (128, 257))},
     ]
+
+
+def fresh(seed):
+    """Random int4 values of a random shape (odd, even, 1 or 0 long rows; leading dims, possibly 0), and an
+    independent packed buffer, often of another shape."""
+    rng = random.Random(seed)
+    g = torch.Generator().manual_seed(rng.randrange(2**62))
+
+    def shape():
+        lead = [rng.choice([0, 1, 2, 3]) if rng.random() < 0.1 else rng.randint(1, 8)
+                for _ in range(rng.choice([0, 0, 1, 1, 2, 3]))]
+        return (*lead, rng.choice([0, 1, 2, rng.randint(1, 40), rng.randint(1, 300)]))
+
+    values = torch.randint(-8, 8, shape(), generator=g, dtype=I8)
+    other = torch.randint(-8, 8, values.shape if rng.random() < 0.5 else shape(), generator=g, dtype=I8)
+    packed = _pack(other) if other.shape[-1] else torch.zeros(*other.shape[:-1], 0, dtype=torch.uint8)
+    return {"args": (values, packed, other.shape[-1])}
