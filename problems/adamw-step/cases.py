@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F32 = torch.float32
@@ -49,3 +51,40 @@ def cases():
          "args": _state(9, [(12,)], 2, gscale=1e-6), "kwargs": {"lr": 1e-2, "eps": 1e-6}},
         {"name": "no parameters", "args": ([], [], [], [], 1)},
     ]
+
+
+def _shapes(rng):
+    """0 to 4 parameters of random shapes (a 0-dim or an empty one now and then), 2,000 values at most."""
+    shapes = []
+    for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 4])):
+        shapes.append(rng.choice([(), (0,), (rng.randint(0, 3), 0), (rng.randint(1, 64),),
+                                  (rng.randint(1, 24), rng.randint(1, 24)),
+                                  (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))]))
+    return shapes
+
+
+def fresh(seed):
+    """A random step (1 to 10,000) of random parameters (shapes, their count) with gradients from 1e-12
+    to 10 and a state to match, and random hyperparameters (lr 1e-5 to 0.1, beta1 0 to 0.99, beta2 0.9
+    to 0.9999, eps 1e-8 to 1e-5, weight decay 0 to 0.5), each left at its default now and then."""
+    rng = random.Random(seed)
+    step = rng.choice([1, 1, 2, rng.randint(2, 50), rng.randint(2, 10_000)])
+    shapes = _shapes(rng)
+    # _state makes 0-dim tensors as [1] ones, reshaped here.
+    state = _state(rng.getrandbits(62), [s or (1,) for s in shapes], step, gscale=10.0 ** rng.uniform(-12, 1))
+    params, grads, ms, vs = ([t.reshape(s) for t, s in zip(ts, shapes, strict=True)] for ts in state[:4])
+    scale = 10.0 ** rng.uniform(-2, 0.3)
+    params = [p * scale for p in params]
+    if grads and rng.random() < 0.2:  # one parameter without gradient (and, on step 1, without moments)
+        grads[rng.randrange(len(grads))].zero_()
+    kwargs = {}
+    if rng.random() < 0.8:
+        kwargs["lr"] = 10.0 ** rng.uniform(-5, -1)
+    if rng.random() < 0.7:
+        kwargs["betas"] = (rng.choice([0.0, 0.5, 0.9, 0.9, rng.uniform(0.0, 0.99)]),
+                           rng.choice([0.95, 0.99, 0.999, rng.uniform(0.9, 0.9999)]))
+    if rng.random() < 0.6:
+        kwargs["eps"] = 10.0 ** rng.uniform(-8, -5)
+    if rng.random() < 0.7:
+        kwargs["weight_decay"] = rng.choice([0.0, 0.1, rng.uniform(0.0, 0.5)])
+    return {"args": (params, grads, ms, vs, step), "kwargs": kwargs}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 BF16 = torch.bfloat16
@@ -55,3 +57,31 @@ def cases():
          "args": (torch.tensor([1.0, -1.0, 3.0, -3.0], dtype=BF16), torch.full((4, 4), 0.003), "stochastic",
                   torch.tensor([[0, 0, 65535, 65535]] * 4, dtype=torch.int32))},
     ]
+
+
+def fresh(seed):
+    """A random method, size (1 to 64 weights, 1 to 200 steps), weight magnitude (1e-3 to 30) and kind of
+    updates (a small steady drift, large ones of both signs that cross zero, or multiples of 2**-12 that
+    land on exact ties), with random bits, now and then all 0 or all 65535 in some steps."""
+    rng = random.Random(seed)
+    g = torch.Generator().manual_seed(rng.getrandbits(62))
+    method = rng.choice(["nearest", "kahan", "stochastic"])
+    n, steps = rng.choice([1, rng.randint(1, 8), rng.randint(1, 64)]), rng.choice([1, rng.randint(1, 20), rng.randint(1, 200)])
+    scale = 10.0 ** rng.uniform(-3, 1.5)
+    weight = (torch.randn(n, generator=g) * scale).to(BF16)
+    kind = rng.choice(["drift", "drift", "crossing", "ties"])
+    if kind == "drift":
+        updates = -(10.0 ** rng.uniform(-5, -1)) * scale * (torch.randn(steps, n, generator=g) + rng.uniform(-1, 1))
+    elif kind == "crossing":
+        updates = torch.randn(steps, n, generator=g) * scale * rng.uniform(0.1, 3)
+    else:  # multiples of 2**-12 on weights near 1: sums that sit exactly half-way between bf16 values
+        weight = (weight.float() / scale + rng.choice([-1, 1]) * rng.uniform(0.5, 4)).to(BF16)
+        updates = torch.randint(-64, 65, (steps, n), generator=g).float() * 2.0 ** -12
+    args = (weight, updates, method)
+    if method == "stochastic":
+        bits = _bits(rng.getrandbits(62), steps, n)
+        for t in range(steps):
+            if rng.random() < 0.1:
+                bits[t] = rng.choice([0, 2 ** 16 - 1])
+        args += (bits,)
+    return {"args": args}

@@ -6,6 +6,7 @@ Trusted code: the grader calls it for the correctness cases, and the benchmark c
 """
 
 import math
+import random
 
 import torch
 
@@ -33,3 +34,47 @@ def work(n):
 def cases():
     return [{"name": f"{n} values (seed {10 + i})", "args": make_inputs(n, seed=10 + i)}
             for i, (n,) in enumerate(CORRECTNESS_SHAPES)]
+
+
+def fresh(seed):
+    """A random length (1 to 2,600: under one block, whole blocks, a partial last block) of Gaussian,
+    heavy-tailed or uniform values of random magnitude, with now and then a block of exact ties (on a
+    power-of-two step), a block of zeros and an outlier; elsewhere no value sits within 1e-3 of a code's
+    half (where another order of the same arithmetic could round it the other way)."""
+    rng = random.Random(seed)
+    g = torch.Generator().manual_seed(rng.getrandbits(62))
+    n = rng.choice([1, rng.randint(1, BLOCK), BLOCK * rng.randint(1, 10), rng.randint(BLOCK + 1, 2600),
+                    rng.randint(BLOCK + 1, 2600)])
+    blocks = -(-n // BLOCK)
+    x = torch.randn(n, generator=g, dtype=torch.float64)
+    kind = rng.choice(["gauss", "heavy", "uniform"])
+    if kind == "heavy":
+        x = x ** 3
+    elif kind == "uniform":
+        x = torch.rand(n, generator=g, dtype=torch.float64) * 2 - 1
+    x = (x * 10.0 ** rng.uniform(-4, 3)).to(torch.float32)
+    exact = torch.zeros(n, dtype=torch.bool)  # the block of ties: left as it is
+    if rng.random() < 0.3:
+        b = rng.randrange(blocks)
+        size = min(BLOCK, n - b * BLOCK)
+        codes = torch.randint(-127, 127, (size,), generator=g).float() + 0.5
+        codes[int(torch.randint(size, (), generator=g))] = rng.choice([127.0, -127.0])
+        x[b * BLOCK:b * BLOCK + size] = codes * 2.0 ** rng.randint(-10, 10)  # step 2**e exactly
+        exact[b * BLOCK:b * BLOCK + size] = True
+    if blocks > 1 and rng.random() < 0.3:
+        b = rng.randrange(blocks)
+        x[b * BLOCK:(b + 1) * BLOCK] = 0.0
+        exact[b * BLOCK:(b + 1) * BLOCK] = True
+    if rng.random() < 0.3:
+        i = rng.randrange(n)
+        x[i] = rng.choice([-1, 1]) * max(float(x.abs().max()), 1e-3) * rng.uniform(10, 1000)
+        exact[i // BLOCK * BLOCK:(i // BLOCK + 1) * BLOCK] = False  # its block's ties are ties no more
+    # The step of each block as the reference computes it; codes near a half move toward 0 by 0.002 codes.
+    padded = torch.zeros(blocks * BLOCK)
+    padded[:n] = x
+    step = padded.view(blocks, BLOCK).abs().amax(dim=1) * (1.0 / 127.0)
+    step = torch.where(step > 0, step, 1.0).repeat_interleave(BLOCK)[:n]
+    v = x.double() / step.double()
+    near = (((v.abs() % 1) - 0.5).abs() < 1e-3) & ~exact
+    x = torch.where(near, x - x.sign() * 2e-3 * step, x)
+    return {"args": (x,)}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 F64 = torch.float64
@@ -30,3 +32,31 @@ def cases():
         {"name": "float32, 1000 values, blocks of 64 (last block 40)", "args": _random(1, 1000, 64)},
         {"name": "float32, blocks of 7 with two zero-weight blocks", "args": _random(2, 100, 7, zero_blocks=(0, 9))},
     ]
+
+
+def fresh(seed):
+    """Random values (float32 or float64, any sign and offset) and weights (uniform, whole counts or
+    spread over six decades, some 0) of a random length (1 to 2,000), in blocks of a random size (1,
+    dividing N or not, N, or beyond), with now and then zero-weight blocks (never all of them)."""
+    rng = random.Random(seed)
+    g = torch.Generator().manual_seed(rng.getrandbits(62))
+    dtype = rng.choice([F64, torch.float32])
+    n = rng.choice([1, rng.randint(2, 16), rng.randint(2, 1000 if dtype == torch.float32 else 2000)])
+    block_size = rng.choice([1, rng.randint(1, 8), rng.randint(1, n), rng.randint(1, n), n, n + rng.randint(1, 20)])
+    block_size = max(block_size, -(-n // 200))  # at most 200 blocks (the reference loops over them)
+    values = torch.randn(n, generator=g, dtype=F64) * 10.0 ** rng.uniform(-2, 1.5) + rng.uniform(-20, 20)
+    kind = rng.choice(["uniform", "counts", "decades"])
+    if kind == "uniform":
+        weights = torch.rand(n, generator=g, dtype=F64)
+    elif kind == "counts":
+        weights = torch.randint(0, 100, (n,), generator=g).to(F64)
+    else:
+        weights = 10.0 ** (torch.rand(n, generator=g, dtype=F64) * 6 - 3)
+    weights[torch.rand(n, generator=g) < rng.choice([0.0, 0.1, 0.5])] = 0.0
+    blocks = -(-n // block_size)
+    for k in range(blocks):
+        if rng.random() < 0.15:
+            weights[k * block_size:(k + 1) * block_size] = 0.0
+    if weights.sum() == 0:
+        weights[rng.randrange(n)] = rng.uniform(0.1, 10)
+    return {"args": (values.to(dtype), weights.to(dtype), block_size)}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 # Megatron's split of a transformer layer: column-parallel (output features split, dim 0),
@@ -44,3 +46,20 @@ def cases():
         _case("PP 3 -> PP 2, TP 2 -> TP 3, 5 layers", 7, 5, 6, 12, (2, 3), (3, 2)),
         _case("TP 4 -> TP 3 with hidden 2: some slices empty", 8, 2, 2, 4, (4, 1), (3, 1)),
     ]
+
+
+def fresh(seed):
+    """A random model (1 to 6 layers, hidden 1 to 12, ffn 1 to 24: slices uneven or empty) resharded
+    between two random layouts (TP 1 to 5, PP 1 to the number of layers; layers x TP x TP at most 30, as
+    in the largest fixed case), the tensors' names listed in a random order."""
+    rng = random.Random(seed)
+    while True:
+        num_layers = rng.randint(1, 6)
+        src, dst = ((rng.randint(1, 5), rng.randint(1, num_layers)) for _ in range(2))
+        if num_layers * src[0] * dst[0] <= 30:  # as the largest fixed case: grading a call watches every tensor
+            break
+    hidden, ffn = rng.randint(1, 12), rng.randint(1, 24)
+    names = list(SPLIT_DIMS)
+    rng.shuffle(names)
+    model = _model(rng.getrandbits(62), num_layers, hidden, ffn)
+    return {"args": (_shard(model, *src), {name: SPLIT_DIMS[name] for name in names}, num_layers, src, dst)}

@@ -2,6 +2,8 @@
 of requests, first come first served, preemption of the newest, recomputation, arrivals while idle)
 and seeded random ones. Every request fits alone: ceil((prompt + output) / block_size) <= num_blocks
 and prompt + output <= max_step_tokens."""
+import random
+
 import torch
 
 
@@ -54,3 +56,28 @@ def cases():
         {"name": "random: 25 requests, 64 blocks of 16, 4 at a time, 512 tokens a step",
          "args": _random(3, 25, 64, 16, 4, 512, 30)},
     ]
+
+
+def fresh(seed):
+    """A random workload (1 to 40 requests of up to 96 tokens, 150 output tokens in all, arriving over 0 to
+    30 steps in no particular order, each fitting alone) on a random server (1 to 64 blocks of 1 to 16
+    positions, a batch of 1 to 16, a token budget from the largest request's size to 512): from no memory
+    pressure to heavy preemption."""
+    rng = random.Random(seed)
+    block_size = rng.choice([1, rng.randint(1, 4), rng.randint(1, 16)])
+    num_blocks = rng.choice([rng.randint(1, 8), rng.randint(1, 64)])
+    max_step_tokens = rng.choice([rng.randint(2, 32), rng.randint(2, 512)])
+    capacity = min(max_step_tokens, num_blocks * block_size)  # the most a request may need
+    if capacity < 2:  # one block of one position: room for a one-token prompt and one output token
+        num_blocks, capacity = 2, 2
+    max_batch = rng.randint(1, min(16, max_step_tokens))
+    horizon = rng.choice([1, rng.randint(1, 10), rng.randint(1, 30)])
+    specs, outputs = [], 0
+    for index in range(rng.choice([1, rng.randint(1, 8), rng.randint(1, 40)])):
+        size = rng.randint(2, min(96, rng.choice([capacity, min(capacity, 4 * block_size + 1)])))
+        prompt = rng.randint(1, size - 1)
+        outputs += size - prompt
+        if specs and outputs > 150:  # at most horizon + 150 steps: each step with work generates a token
+            break
+        specs.append((f"{rng.choice('abcdefghrqxz')}{index}", rng.randrange(horizon), prompt, size - prompt))
+    return {"args": (_requests(*specs), num_blocks, block_size, max_batch, max_step_tokens)}

@@ -1,3 +1,5 @@
+import random
+
 import torch
 
 BF16 = torch.bfloat16
@@ -46,3 +48,51 @@ def cases():
         {"name": "a 0-dim parameter and an empty one", "args": ([[torch.tensor(2.0, dtype=BF16), torch.zeros(0, 3, dtype=BF16)], [torch.tensor(-1.0, dtype=BF16), torch.zeros(0, 3, dtype=BF16)]], [3, 1])},
         {"name": "real gradients of a linear regression split 5 / 37 / 2 / 120", "args": _linear_regression()},
     ]
+
+
+def _counts(rng, ranks):
+    """Token counts of a random kind: equal, uneven, very unequal (up to 1e6 against a few), with zeros
+    now and then (all of them rarely)."""
+    kind = rng.choice(["equal", "uneven", "uneven", "unequal"])
+    if kind == "equal":
+        counts = [rng.randint(1, 4096)] * ranks
+    elif kind == "uneven":
+        counts = [rng.randint(1, 5000) for _ in range(ranks)]
+    else:
+        counts = [int(10 ** rng.uniform(0, 6)) for _ in range(ranks)]
+    if rng.random() < 0.3:
+        for r in rng.sample(range(ranks), rng.randint(1, ranks)):
+            counts[r] = 0
+    if rng.random() < 0.9 and not any(counts):
+        counts[rng.randrange(ranks)] = rng.randint(1, 1000)
+    return counts
+
+
+def fresh(seed):
+    """Random ranks (1 to 64) and token counts (equal, uneven or up to 1e6 against a few; zeros, whose
+    gradients are NaN now and then), and 1 to 4 parameters of random shapes (0-dim and empty now and then)
+    with bf16 gradients of random scale and offset, halved (exactly) until float32 rounding in any order
+    of the sum stays well inside the tolerance."""
+    rng = random.Random(seed)
+    ranks = rng.choice([1, rng.randint(2, 8), rng.randint(2, 8), rng.randint(2, 64), rng.randint(2, 64)])
+    counts = _counts(rng, ranks)
+    shapes = [rng.choices([(), (0,), (rng.randint(1, 3), 0), (rng.randint(1, 64),), (rng.randint(1, 12), rng.randint(1, 12)),
+                           (rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4))], weights=[1, 1, 1, 5, 5, 3])[0]
+              for _ in range(rng.randint(1, 4))]
+    grads, counts = _ranks(rng.getrandbits(62), counts, [s or (1,) for s in shapes], 10.0 ** rng.uniform(-4, 1),
+                           rng.choice([0.0, 0.0, rng.uniform(-2, 2)]))
+    grads = [[t.reshape(s) for t, s in zip(rank, shapes, strict=True)] for rank in grads]  # (1,) made 0-dim
+    total = sum(counts)
+    for i in range(len(shapes)):
+        while total:
+            weighted = sum(g[i].double().abs() * n for g, n in zip(grads, counts, strict=True) if n) / total
+            expected = sum(g[i].double() * n for g, n in zip(grads, counts, strict=True) if n) / total
+            if (weighted * (2 * ranks ** 0.5 + 2) * 2.0 ** -24 <= 0.5 * (1e-6 + 1e-5 * expected.abs())).all():
+                break
+            for g in grads:
+                g[i] = g[i] / 2
+    if rng.random() < 0.5:
+        for g, n in zip(grads, counts, strict=True):
+            if n == 0:
+                g[:] = [torch.full_like(t, float("nan")) for t in g]
+    return {"args": (grads, counts)}
