@@ -62,3 +62,31 @@ def cases():
         {"name": "K 4096 near-saturated codes: int32 sums past 2**24", "args": (sx, sw)},
         {"name": "decode: one token, one output channel, bias", "args": _layer(8, 1, 33, 1, bias=True)},
     ]
+
+
+def fresh(seed):
+    """A random layer, new at every grading (never shown): M, K, N from 1 (K up to 4096), fp32, fp16 or bf16,
+    with or without a bias, an outlier channel, zero tokens, channels and weight columns, and smoothing with an
+    alpha anywhere in [0, 1] (its ends included) or none."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    m, n = draw(1, 2, 1 + below(16)), draw(1, 3, 1 + below(24))
+    k = draw(1, 2, 1 + below(128), 1 + below(1024), 1 + below(4096))
+    x, w, b = _layer(below(2 ** 31), m, k, n, dtype=F32, bias=draw(True, False),
+                     outlier_channel=draw(None, below(k)))
+    if draw(False, True):  # the zeros of a padding token, a dead channel, a pruned weight column / output channel
+        for t, dim in ((x, 0), (x, 1), (w, 1), (w, 0)):
+            if draw(False, True):
+                t.select(dim, below(t.shape[dim])).zero_()
+    dtype = draw(F32, F16, BF16)
+    args = tuple(None if t is None else t.to(dtype) for t in (x, w, b))
+    alpha = draw(None, 0.0, 1.0, 0.5, round(float(torch.rand((), generator=g)), 3))
+    if alpha is None and draw(False, True):
+        return {"args": args if b is not None else args[:2]}
+    return {"args": args, "kwargs": {"smooth_alpha": alpha}}

@@ -39,3 +39,37 @@ def cases():
         {"name": "zero upstream gradient", "args": _random(8, (3, 32), zero_grad=True)},
         {"name": "no rows ([0, 8]): weight and bias gradients are 0", "args": _random(9, (0, 8))},
     ]
+
+
+def fresh(seed):
+    """Random inputs, new at every grading (never shown): 0 to 3 leading dimensions (empty ones too), d from 1,
+    float32 or float64, eps left out or set, constant rows, rows offset by up to 1000 (in float32 with a spread of 1
+    or more over 16 values or more), variances near eps (in float64 only)."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    d = draw(1, 2, 1 + below(64), 1 + below(1024))
+    lead = [draw(0, 1, 1 + below(6)) for _ in range(below(4))]
+    if draw(True, False):
+        lead = [max(1, n) for n in lead]  # mostly non-empty
+    shape = (*lead, d)
+    rows = 1
+    for n in lead:
+        rows *= n
+    dtype = draw(F32, F64)
+    eps = draw(None, 1e-5, 1e-6, 1e-4, 1e-3)
+    offset = draw(0.0, 0.0, 1000.0 * (2 * float(torch.rand((), generator=g)) - 1))
+    scale = draw(1.0, 0.1, 5.0, 1e-3 if dtype == F64 and offset == 0.0 else 1.0)
+    if offset != 0.0 and dtype == F32:
+        # float32 rows near 1000 keep ~1e-4 of a unit spread: few rows of 16 to 128, of spread 1 or more (a
+        # shorter row's sample variance can be far below it)
+        scale, rows = draw(1.0, 5.0), min(rows, 8)
+        shape = (rows, min(max(d, 16), 128))
+    constant_rows = tuple(r for r in range(rows) if below(8) == 0)
+    return {"args": _random(below(2 ** 31), shape, dtype=dtype, offset=offset, constant_rows=constant_rows,
+                            zero_grad=below(10) == 0, eps=eps, scale=scale)}

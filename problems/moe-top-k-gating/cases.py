@@ -48,3 +48,30 @@ def cases():
         {"name": "64 tokens, top-2 of 8, capacity factor 1.25, coefficient 0.01",
          "args": _case(11, 64, 8, 16, 16, 2, 1.25, 0.01, True, skew=[1.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, -0.5])},
     ]
+
+
+def fresh(seed):
+    """A random MoE layer, new at every grading (never shown): 1 to 64 tokens, 1 to 8 experts, top-1 to top-E,
+    capacity factors from 1/8 to 3 (capacities that round down to 0 too), raw or renormalised gates, float32 or
+    bf16 logits, balanced or skewed routers; logits at least 1e-3 apart in each row (no tie, nor a near one)."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    T, E = draw(1, 1 + below(16), 1 + below(64)), draw(1, 2, 4, 8, 1 + below(8))
+    k = draw(1, 2, E, 1 + below(E)) if E > 1 else 1
+    d, d_out = draw(1, 4, 1 + below(16)), draw(1, 4, 1 + below(16))
+    # Multiples of 1/8: capacity_factor * k * T / E is then computed exactly, and never rounds across an integer.
+    capacity_factor = draw(1.0, 1.25, 2.0, (1 + below(24)) / 8)
+    skew = draw(None, (torch.randn(E, generator=g) * draw(0.5, 1.5, 3.0)).tolist())
+    logits_dtype = draw(None, torch.bfloat16)
+    while True:
+        args = _case(below(2 ** 31), T, E, d, d_out, k, capacity_factor, draw(0.0, 0.01, 0.1, 1.0), draw(True, False),
+                     skew=skew, logits_dtype=logits_dtype)
+        gaps = args[1].float().sort(dim=1).values.diff(dim=1)
+        if gaps.numel() == 0 or gaps.min() >= 1e-3:
+            return {"args": args}

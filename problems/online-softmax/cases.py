@@ -104,3 +104,30 @@ def cases():
         step_case("logits shifted by -1000, from the empty state (exp underflows to 0 without the max)", *down, 64, 0),
         step_case("logits shifted by -1000", *down, 64, 3),
     ]
+
+
+def fresh(seed):
+    """One random step, new at every grading (never shown): 1 to 8 rows, up to 300 columns in blocks of 1 to 64
+    (any block, the shorter last one too), D from 1 to 16, float32 or float64, logits shifted by 0 or +-1000,
+    masked entries, fully masked rows, leading masked blocks, or a causal mask."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    rows, n, d = draw(1, 1 + below(8)), draw(1 + below(16), 1 + below(300)), draw(1, 1 + below(16))
+    block_size = draw(1, 1 + below(16), 1 + below(64), n)
+    if draw(*[False] * 4, True):
+        logits, values = _causal(below(2 ** 31), n, d)
+    else:
+        masked_rows = tuple(r for r in range(rows) if below(6) == 0)
+        logits, values = _random(below(2 ** 31), rows, n, d, shift=draw(0.0, 0.0, 1000.0, -1000.0),
+                                 mask_rate=draw(0.0, 0.3, 0.9), masked_rows=masked_rows,
+                                 masked_prefix=draw(0, 0, below(n)))
+    dtype = draw(torch.float32, F64)
+    k = below(-(-n // block_size))
+    case = step_case("fresh", logits.to(dtype), values.to(dtype), block_size, k)
+    return {"args": case["args"]}

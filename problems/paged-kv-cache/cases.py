@@ -122,3 +122,19 @@ def cases():
         {"name": "random script: 200 operations, 40 blocks of 16, rows of 8", "args": _random(10, 40, 16, 8, 200)},
         {"name": "random script: 150 operations, 12 blocks of 3 (many rejections)", "args": _random(11, 12, 3, 2, 150)},
     ]
+
+
+def fresh(seed):
+    """A random script, new at every grading (never shown): 1 to 64 blocks of 1 to 16 rows of 1 to 8 values, up
+    to 200 operations (appends, forks, gathers, frees; rejected appends where the pool is small)."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    num_blocks, block_size = draw(1, 2, 1 + below(16), 1 + below(64)), draw(1, 2, 1 + below(16))
+    # The script's trailing gathers (one per live sequence) stay within the 250 operations.
+    return {"args": _random(below(2 ** 31), num_blocks, block_size, draw(1, 1 + below(8)), draw(1 + below(40), 1 + below(200)))}

@@ -66,3 +66,39 @@ def cases():
         {"name": "step 10, betas (0.8, 0.95), eps 1e-6 beside sqrt(v) of about 1e-6",
          "args": _tuned(3, 21, 10, 1e-6), "kwargs": {"beta1": 0.8, "beta2": 0.95, "eps": 1e-6}},
     ]
+
+
+def fresh(seed):
+    """A random step, new at every grading (never shown): 1 to 16 blocks of 2048, any step from the first (from
+    zero moments, or not) to 10^4, and random hyperparameters (lr, betas, eps beside sqrt(v) or far below it,
+    weight decay 0 or not), each left at its default at times."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    NB, inputs_seed = draw(1, 2, 1 + below(16)), below(2 ** 31)
+    step = draw(1, 2, 137, 1 + below(100), 1 + below(10_000))
+    kind = draw("seed", "seed", "restarted", "tuned")
+    if kind == "seed":
+        args = list(make_inputs(NB, seed=inputs_seed))
+        args[-1] = step
+    elif kind == "restarted":
+        args = list(_restarted(NB, inputs_seed, step, draw(1e-3, 1e-2, 1e-5)))
+    else:
+        args = list(_tuned(NB, inputs_seed, step, draw(1e-6, 1e-5)))
+    kwargs = {}
+    if draw(False, True):
+        kwargs["lr"] = draw(1e-2, 3e-4, float(10 ** (-4 * float(torch.rand((), generator=g)) - 1)))
+    if draw(False, True):
+        kwargs["beta1"] = draw(0.8, 0.95, 0.5 + 0.49 * float(torch.rand((), generator=g)))
+    if draw(False, True):
+        kwargs["beta2"] = draw(0.95, 0.99, 0.9999, 0.9 + 0.0999 * float(torch.rand((), generator=g)))
+    if kind == "tuned" or draw(False, True):
+        kwargs["eps"] = draw(1e-6, 1e-7, 1e-10)
+    if draw(False, True):
+        kwargs["wd"] = draw(0.0, 0.1, float(torch.rand((), generator=g)) * 0.2)
+    return {"args": tuple(args), "kwargs": kwargs}

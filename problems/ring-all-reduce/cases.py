@@ -27,3 +27,21 @@ def cases():
         {"name": "float64, W = 7, n = 100 (100 = 7 * 14 + 2)", "args": (_ranks(7, 7, 100, torch.float64),)},
         {"name": "W = 6, n = 61, positive values ~1e6", "args": (_ranks(8, 6, 61, scale=1e6, positive=True),)},
     ]
+
+
+def fresh(seed):
+    """Random ranks, new at every grading (never shown): W from 1 to 8, n from 0 to 1024 (divisible by W or not,
+    fewer elements than ranks), float32 or float64 values of scale 1 (or positive ones near 1e6), or int64."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    W = draw(1, 2, 4, 8, 1 + below(8))
+    n = draw(0, below(W + 1), W * below(129), below(1025))
+    dtype = draw(torch.float32, torch.float64, torch.int64)
+    positive = dtype.is_floating_point and draw(False, True)  # summing signed values of 1e6 would cancel
+    return {"args": (_ranks(below(2 ** 31), W, n, dtype, scale=1e6 if positive else 1.0, positive=positive),)}

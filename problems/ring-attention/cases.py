@@ -29,3 +29,29 @@ def cases():
         {"name": "float64, causal, 50 tokens over 6 ranks, softmax_scale 0.05",
          "args": (*_qkv(7, 2, 50, 8, dtype=torch.float64), 6, True), "kwargs": {"softmax_scale": 0.05}},
     ]
+
+
+def fresh(seed):
+    """Random q, k, v, new at every grading (never shown): 1 to 4 heads, 1 to 64 tokens over 1 to 10 ranks (more
+    ranks than tokens too), D from 1 to 16, causal or not, softmax_scale left out or set, float32 or float64; scores
+    near 1000 in float64 only (in float32 a score's own rounding is then about the tolerance)."""
+    g = torch.Generator().manual_seed(seed)
+
+    def draw(*choices):
+        return choices[int(torch.randint(len(choices), (), generator=g))]
+
+    def below(n):
+        return int(torch.randint(n, (), generator=g))
+
+    heads, seq, dim = draw(1, 1 + below(4)), draw(1, 1 + below(16), 1 + below(64)), draw(1, 1 + below(16))
+    world_size = draw(1, 2, 1 + below(10), seq + below(3))
+    dtype = draw(torch.float32, torch.float64)
+    scale = draw(1.0, 3.0, 300.0 if dtype == torch.float64 else 1.0)
+    args = (*_qkv(below(2 ** 31), heads, seq, dim, dtype, scale=scale), world_size)
+    causal = draw(None, False, True)
+    if causal is not None:
+        args = (*args, causal)
+    if draw(False, True):
+        factor = draw(0.1, 0.5, 2.0 * float(torch.rand((), generator=g)))  # of the default, 1 / sqrt(D)
+        return {"args": args, "kwargs": {"softmax_scale": factor * dim ** -0.5}}
+    return {"args": args}
