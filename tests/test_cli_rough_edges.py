@@ -35,7 +35,7 @@ def test_text_in_square_brackets_is_printed_as_written(tmp_path):
     (caseless / "problem.toml").write_text('slug = "no-cases"\ntitle = "t"\nentry_point = "f"\n')
     (caseless / "reference.py").write_text("def f():\n    return 1\n")
     done = kata("--problems", str(tmp_path / "extra"), "list")
-    assert "add [[cases]] tables or a cases.py" in re.sub(r"\s+", " ", done.stderr)
+    assert "add [[cases]] tables or a cases() in cases.py" in re.sub(r"\s+", " ", done.stderr)
 
 
 def test_watch_on_a_missing_folder_says_so_and_exits_2(tmp_path):

@@ -213,8 +213,8 @@ def test_flash_attention_dense_cheat_fails_only_the_case_its_scores_do_not_fit(r
     problem = CATALOG.problems["flash-attention-forward"]
     path = problem.folder / "wrong" / "cheats" / "dense_attention.py"
     report = runner.run(problem, path.read_text(encoding="utf-8"), path)
-    *small, last = report.cases
-    assert all(c.status == "passed" for c in small) and last.status == "memory"
+    *small, last, fresh = report.cases  # the fresh case is drawn within what the scores of its tiles fit
+    assert all(c.status == "passed" for c in [*small, fresh]) and last.status == "memory"
     assert "tried to allocate 32 MiB (limit 16 MiB over the warm worker)" in last.message
 
 

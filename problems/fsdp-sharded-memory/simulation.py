@@ -9,7 +9,8 @@ def _held(dtype, num_params, world_size, sharded):
     flat = torch.empty(num_params, dtype=dtype, device="meta")
     if sharded:
         padding = (-num_params) % world_size
-        flat = torch.cat([flat, torch.zeros(padding, dtype=dtype, device="meta")])
+        # Padded with zeros (pad, not cat: torch.cat's first meta call imports its decompositions, seconds).
+        flat = torch.nn.functional.pad(flat, (0, padding))
         flat = flat.view(world_size, -1)[0]  # rank 0's chunk: every chunk has the same size
     return flat.numel() * flat.element_size()
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from infrakata.core.kinds import kind_of
 from infrakata.core.problem import FRESH_CASE_NAME
 
 KATA = Path(sys.executable).with_name("kata")
@@ -51,3 +52,9 @@ def test_the_fresh_case_shows_nothing_and_changes_at_every_grading(runner, catal
     assert (fresh["expected"], fresh["actual"], fresh["max_abs_diff"], fresh["worst_index"], fresh["values"]) == \
         (None, None, None, None, [])
 
+
+
+def test_every_kata_of_the_catalogue_makes_a_fresh_case(catalog):
+    lacking = [slug for slug, problem in catalog.problems.items()
+               if problem.kind == "native" and not kind_of(problem).has_fresh_cases(problem)]
+    assert not lacking, f"no fresh(seed) in cases.py: {lacking}"
