@@ -1,7 +1,8 @@
 """Every limit a solution's process runs under, in one place, and the form each takes on the CPU and
 with CUDA.
 
-A problem sets three (problem.toml or the codestar JSON): `time_limit` (wall seconds per call),
+A problem sets three (problem.toml or the codestar JSON): `time_limit` (seconds per call, on the clock
+below),
 `memory_limit_mb` (host memory a worker may add over its warm start) and `gpu_memory_limit_mb`
 (device memory a worker may hold; CUDA workers only), and may set a fourth, `compile_allowance` (what a
 worker's first call may take beyond the time limit). Everything else derives from them here.
@@ -10,7 +11,9 @@ worker's first call may take beyond the time limit). Everything else derives fro
   host memory    RLIMIT_AS: the address space at start    resident size, polled by the grader, over
                  + the limit (set in the child)           the size once CUDA is initialised
   device memory  -                                        torch's per-process memory fraction
-  wall time      the grader's clock per call; a worker that overruns it is killed
+  time           the grader's clock per call, less what the machine's other work kept the worker waiting to
+                 run (its run-queue time): a verdict does not depend on how busy the machine is; a wall-clock
+                 backstop (WALL_BACKSTOP_*) holds a starved or waiting worker all the same. Over it, killed
   first call     the time limit (the interpreter          the time limit + COMPILE_ALLOWANCE_S (or the
   of a worker,   compiles nothing), + the problem's       problem's own): Triton compiles a kernel at
   and its load   compile_allowance where it sets one      its first launch, into the worker's own cache
@@ -44,6 +47,12 @@ COPY_TIMEOUT_S = 120.0  # the benchmark's measurement of the device's copy bandw
 BENCH_GRACE_S = 60.0  # per benchmark shape, on top of its calls: making fresh inputs, the reference's check
 TRUSTED_MEMORY_MB = 4096  # host memory a trusted worker may add, at least: a bound against a broken problem
 CPU_BACKSTOP_S = 30  # RLIMIT_CPU over the calls' wall time: the wall clock is what decides
+# However long a worker waited for a CPU, a call ends by this much wall-clock time.
+WALL_BACKSTOP_FACTOR, WALL_BACKSTOP_S = 4.0, 5.0
+
+
+def wall_backstop(timeout: float) -> float:
+    return timeout * WALL_BACKSTOP_FACTOR + WALL_BACKSTOP_S
 
 
 @dataclass(frozen=True)

@@ -255,3 +255,38 @@ def test_a_codestar_run_stops_at_its_first_timeout(runner, seeds):
     assert [c.status for c in report.cases] == ["timeout", "skipped", "skipped", "skipped"]
     assert report.cases[3].message == "not run: case 1 exceeded the time limit; a run stops at its first timeout"
     assert elapsed < problem.time_limit + 3.0
+
+
+def test_a_busy_machine_does_not_decide_a_verdict(probe):
+    """The time limit is the grader's clock less what the machine's other work kept the worker waiting to
+    run: with three busy processes on the worker's only core, a call computing for 0.4 s (1.6 s on the
+    wall clock) passes the probe's 1 s limit, and one computing for 1.5 s does not. Before, the first was
+    a timeout: the verdict depended on the load."""
+    import subprocess
+    import sys
+
+    from infrakata.core.runner import Runner
+    from infrakata.core.sandbox.pool import WorkerPool
+
+    mine = os.sched_getaffinity(0)
+    core = min(mine)
+    os.sched_setaffinity(0, {core})  # the zygote and its workers inherit it
+    busy = [subprocess.Popen([sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{core}}})\nwhile True: pass"])
+            for _ in range(3)]
+    pool = WorkerPool()
+    try:
+        pool.start()
+        os.sched_setaffinity(0, mine)
+        runner = Runner(pool)
+        computing = ("import time\ndef scale(x, factor):\n    start = time.process_time()\n"
+                     "    while time.process_time() - start < {:g}:\n        pass\n    return x * factor\n")
+        report = runner.run(probe, computing.format(0.4), "/tmp/busy.py")
+        assert report.verdict == "accepted", [(c.status, c.message, c.time_ms) for c in report.cases]
+        assert max(c.time_ms for c in report.cases) > 1000, "the machine was not busy enough to tell"
+        assert runner.run(probe, computing.format(1.5), "/tmp/busy.py").verdict == "time_limit_exceeded"
+    finally:
+        os.sched_setaffinity(0, mine)
+        pool.close()
+        for process in busy:
+            process.kill()
+            process.wait()

@@ -42,6 +42,16 @@ def tree(root: int) -> list[int]:
     return found
 
 
+def queued_seconds(pid: int) -> float:
+    """How long a process's main thread has waited to run while it was ready to (on a run queue): the
+    time the machine's other work took from it. 0 where the kernel does not say (no /proc)."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as schedstat:
+            return int(schedstat.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def stopped(pid: int) -> bool:
     """Whether every thread of the process is stopped (T), or it is gone."""
     try:
