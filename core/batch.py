@@ -299,7 +299,10 @@ class ResultsFile:
         else:
             if self.path.parent != Path(""):
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("w", encoding="utf-8")
+            # Its user's alone: where a machine has no view or Landlock, a worker meets file modes only.
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.fchmod(fd, 0o600)  # one made before
+            self._file = os.fdopen(fd, "w", encoding="utf-8")
 
     def _read_done(self) -> None:
         data = self.path.read_bytes()

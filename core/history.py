@@ -38,7 +38,12 @@ def store_path(workspace: Path | None) -> Path:
 
 def connect(workspace: Path | None) -> sqlite3.Connection:
     path = store_path(workspace)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # Its user's alone (SQLite gives its journal files the same mode): where a machine has no view or
+    # Landlock, a worker of another uid meets file modes only (core/sandbox/confine.py).
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.fchmod(descriptor, 0o600)  # one made before
+    os.close(descriptor)
     connection = sqlite3.connect(path, timeout=5)
     connection.executescript(SCHEMA)
     return connection

@@ -271,8 +271,8 @@ def test_a_busy_machine_does_not_decide_a_verdict(probe):
     mine = os.sched_getaffinity(0)
     core = min(mine)
     os.sched_setaffinity(0, {core})  # the zygote and its workers inherit it
-    busy = [subprocess.Popen([sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{core}}})\nwhile True: pass"])
-            for _ in range(3)]
+    spin = f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True:\n    pass\n"
+    busy = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(3)]
     pool = WorkerPool()
     try:
         pool.start()

@@ -231,7 +231,8 @@ class Confinement:
         os.environ.update(environment)
         os.chdir(spare.private)
         return [view, self._drop_privileges(spare, namespaced, lifeline, view.active),
-                self._limit_processes(spare, cuda, namespaced), self._landlock(spare, cuda), self._seccomp()]
+                self._limit_processes(spare, cuda, namespaced), self._landlock(spare, cuda, namespaced),
+                self._seccomp()]
 
     def _view(self, spare: Spare, cuda: bool) -> Layer:
         """A root of the worker's own (a tmpfs) holding only what the policy grants, bound read-only (its
@@ -304,12 +305,16 @@ class Confinement:
         return Layer("process tree", True, f"at most {nproc} tasks and {policy.WORKER_DESCRIPTORS} descriptors; "
                                            f"memory polled over the tree; {ending}")
 
-    def _landlock(self, spare: Spare, cuda: bool) -> Layer:
+    def _landlock(self, spare: Spare, cuda: bool, namespaced: bool) -> Layer:
         if self.landlock_abi <= 0:
             return Layer("landlock", False, "the kernel has no Landlock (Linux 5.13+, with landlock in its LSM list)")
-        enforced = landlock.restrict([*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)],
-                                     self.landlock_abi)
+        granted = [*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)]
+        if not namespaced:  # /proc is the machine's: of it, only this worker's own entry and what torch reads
+            granted = [g for g in granted if g.path != "/proc"] + policy.proc_grants(os.getpid())
+        enforced = landlock.restrict(granted, self.landlock_abi)
         detail = f"ABI {self.landlock_abi}: " + ", ".join(enforced)
+        if not namespaced:
+            detail += "; of /proc, its own entry only"
         if cuda:
             detail += " (the CUDA driver's threads started before it are not restricted; seccomp covers them)"
         if self.landlock_abi < 6:

@@ -41,6 +41,9 @@ SYSTEM_READABLE = (
     "/dev/urandom", "/dev/random",
 )
 DEVICES_READ_WRITE = ("/dev/null", "/dev/zero", "/dev/full")
+# Without a PID namespace /proc is the machine's, every process's command line in it: a worker reads
+# its own entry and these (the CPU's and memory's descriptions) only.
+PROC_SYSTEM_READABLE = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys/kernel", "/proc/sys/vm")
 # A CUDA worker: the driver's device files, and what Triton's compiler reads and runs (gcc for its
 # launcher, ptxas from its own package), with the headers they include.
 CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps/*")
@@ -156,6 +159,12 @@ def grants(private: Path, cuda: bool, denied: list[Path] | None = None) -> list[
             found += [Grant(str(p), EXECUTE) for p in sorted(triton.glob("backends/*/bin"))]
     found.append(Grant(str(private), WRITE))
     return found
+
+
+def proc_grants(pid: int) -> list[Grant]:
+    """Of the machine's /proc, what a worker without a PID namespace may read: its own entry (not its
+    children's), and PROC_SYSTEM_READABLE."""
+    return [Grant(p, READ) for p in (f"/proc/{pid}", *PROC_SYSTEM_READABLE) if os.path.exists(p)]
 
 
 def readable_by_workers(path: Path, granted: Iterable[Grant]) -> bool:
