@@ -80,7 +80,7 @@ def test_gate_rejects_every_wrong_solution(pool, problem, path):
 # What the gate says about each cheat: the user must learn what was caught.
 WHY = {
     "patches_the_timer.py": "the solution replaced time.perf_counter, torch.cuda.Event.elapsed_time",
-    "replays_cached_result.py": "correctness shape (7,), the call on seed 10's inputs (after 1 warm-up call",
+    "replays_cached_result.py": "repetition 2 of 2, the call on seed 10001's inputs: params_out: relative error",
     "small_shapes_only.py": "timed shape (513,)",
     "returns_lazy_tensor.py": "a torch.Tensor subclass (Deferred) was returned",
     "eager_torch.py": "no Triton kernel was launched during the call",

@@ -1,7 +1,8 @@
 # expect: accepted
 # bench: rejected
-# why: remembers its result per shape and returns it again without computing. Every `kata run`
-#      case has a new shape, so the correctness cases pass; the benchmark's warm-up and its
+# why: computes honestly the first few times it sees a shape, then returns the last result
+#      again without computing. `kata run` calls it at most twice per shape (a fixed case and a
+#      fresh case may share one), so the correctness cases pass; the benchmark's warm-up and its
 #      fresh-input repetitions share a shape, and the last repetition's output is checked
 import torch
 
@@ -31,11 +32,14 @@ def eager_step(params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, 
     return p_out.to(torch.bfloat16), m_out, v_out, m_absmax_out, v_absmax_out
 
 
+HONEST_CALLS_PER_SHAPE = 2
 _results = {}
+_calls = {}
 
 
 def quantized_adamw_step(params, *args, **kwargs):
     key = tuple(params.shape)
-    if key not in _results:
+    _calls[key] = _calls.get(key, 0) + 1
+    if _calls[key] <= HONEST_CALLS_PER_SHAPE:
         _results[key] = eager_step(params, *args, **kwargs)
     return _results[key]
