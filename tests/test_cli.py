@@ -133,4 +133,4 @@ def test_serve_speaks_lsp_on_stdio():
         assert answer["id"] == 1 and answer["result"]["serverInfo"]["name"] == "infrakata"
     finally:
         server.kill()
-        server.wait()
+        server.wait(10)

@@ -66,7 +66,7 @@ def test_watch_on_a_file_watches_only_that_file_and_says_so(tmp_path):
         assert not any("other.py" in line for line in seen)
     finally:
         watcher.kill()
-        watcher.wait()
+        watcher.wait(10)
 
 
 def test_run_on_a_missing_file_answers_at_once():

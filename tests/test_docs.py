@@ -18,7 +18,7 @@ README = REPO / "README.md"
 def tracked(*patterns: str) -> list[Path]:
     try:
         listed = subprocess.run(["git", "ls-files", "-z", "--", *patterns], cwd=REPO, capture_output=True,
-                                text=True, check=True).stdout
+                                text=True, check=True, timeout=60).stdout
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout")
     return [REPO / name for name in listed.split("\0") if name]
@@ -77,6 +77,6 @@ def test_the_e2e_screenshot_is_an_ignored_output_not_a_tracked_file():
     e2e = REPO / "vscode-extension" / "e2e"
     assert [p.name for p in tracked("vscode-extension/e2e")] == ["run.mjs"]
     ignored = subprocess.run(["git", "check-ignore", "-q", str(e2e / "out" / "screenshot.png")], cwd=REPO,
-                             check=False)
+                             check=False, timeout=60)
     assert ignored.returncode == 0, "vscode-extension/e2e/out/ is not ignored"
     assert "join(extensionDir, 'e2e', 'out', 'screenshot.png')" in (e2e / "run.mjs").read_text()

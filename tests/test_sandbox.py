@@ -180,7 +180,7 @@ def test_a_broken_harness_is_said_as_such(runner, probe):
 
 def test_a_crashed_pool_is_restarted(runner, pool, probe):
     pool._process.kill()
-    pool._process.wait()
+    pool._process.wait(10)
     report = grade(runner, probe, SOLUTIONS["accepted"][0])
     assert report.verdict == "accepted"
 
@@ -203,7 +203,7 @@ def test_nothing_outlives_a_killed_grader(tmp_path):
     grader = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     zygote, worker = map(int, grader.stdout.readline().split())
     grader.send_signal(signal.SIGKILL)
-    grader.wait()
+    grader.wait(10)
     deadline = time.monotonic() + 30
     alive = [zygote, worker]
     while alive and time.monotonic() < deadline:
@@ -289,4 +289,4 @@ def test_a_busy_machine_does_not_decide_a_verdict(probe):
         pool.close()
         for process in busy:
             process.kill()
-            process.wait()
+            process.wait(10)

@@ -77,7 +77,7 @@ def test_without_namespaces_proc_shows_the_worker_its_own_entry_only(tmp_path):
                                                        ("own", Path("/proc/self/status"))])
     finally:
         grader_like.kill()
-        grader_like.wait()
+        grader_like.wait(10)
     assert found["other"] == "refused PermissionError" and found["own"].startswith("b'Name:"), done.stdout
     layers = _doctor("namespaces", tmp_path)
     assert not layers["namespaces"]["active"] and layers["landlock"]["active"]

@@ -57,4 +57,4 @@ def test_no_process_of_the_graders_user_can_be_killed(runner, probe):
         assert bystander.poll() is None
     finally:
         bystander.kill()
-        bystander.wait()
+        bystander.wait(10)

@@ -57,13 +57,11 @@ class KataClient(LanguageClient):
     async def wait_for(self, predicate: Callable[[], T], timeout: float = 60.0) -> T:
         """Until `predicate()` is truthy; re-checked on every notification from the server."""
 
-        async def until() -> T:
-            while not (value := predicate()):
-                self._news.clear()
-                await self._news.wait()
-            return value
-
-        return await asyncio.wait_for(until(), timeout)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not (value := predicate()):
+            self._news.clear()
+            await asyncio.wait_for(self._news.wait(), max(0.0, deadline - asyncio.get_running_loop().time()))
+        return value
 
     async def diagnostics_for(self, uri: str, version: int | None, after: int = 0) -> list[types.Diagnostic]:
         """The diagnostics published for `version` of `uri` (waiting for them), among the

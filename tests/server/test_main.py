@@ -29,8 +29,9 @@ async def test_serves_lsp_over_tcp():
         sys.executable, "-m", "infrakata.server", "--tcp", "127.0.0.1:0", "--log-level", "INFO",
         stderr=asyncio.subprocess.PIPE)
     try:
-        while not (match := re.search(rb"Serving on \('127.0.0.1', (\d+)\)", await server.stderr.readline())):
-            pass
+        while not (match := re.search(rb"Serving on \('127.0.0.1', (\d+)\)", line := await asyncio.wait_for(
+                server.stderr.readline(), 60))):
+            assert line, "the server ended before serving"  # b"": its stderr closed
         reader, writer = await asyncio.open_connection("127.0.0.1", int(match.group(1)))
         await _request(reader, writer, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                         "params": {"processId": None, "rootUri": None, "capabilities": {}}})
@@ -44,10 +45,11 @@ async def test_serves_lsp_over_tcp():
     finally:
         if server.returncode is None:
             server.kill()
-        await server.wait()
+        await asyncio.wait_for(server.wait(), 10)
 
 
 def test_a_bad_tcp_address_is_a_usage_error():
-    done = subprocess.run([sys.executable, "-m", "infrakata.server", "--tcp", "2087"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "infrakata.server", "--tcp", "2087"], capture_output=True, text=True,
+                          timeout=60)
     assert done.returncode == 2
     assert "--tcp wants HOST:PORT (e.g. 127.0.0.1:2087), got '2087'" in done.stderr
