@@ -42,8 +42,8 @@ def main() -> None:
     parser.add_argument("--cold", type=int, default=5, help="cold processes per problem")
     options = parser.parse_args()
 
-    from infrakata.core.catalog import Catalog
-    from infrakata.core.runner import Runner
+    from infrakata.core.catalog.loading import Catalog
+    from infrakata.core.grading.runner import Runner
 
     catalog = Catalog.load()
     runner = Runner()

@@ -21,10 +21,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count(), help="gradings at a time (default: the cores)")
     options = parser.parse_args()
 
-    from infrakata.core.catalog import Catalog
-    from infrakata.core.kinds import kind_of
-    from infrakata.core.mutants.check import check_mutants
-    from infrakata.core.runner import Runner
+    from infrakata.core.catalog.loading import Catalog
+    from infrakata.core.grading.kinds import kind_of
+    from infrakata.core.grading.runner import Runner
+    from infrakata.core.maintenance.mutants.check import check_mutants
 
     catalog = Catalog.load()
     runner = Runner()

@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from infrakata.core.catalog import Catalog
-from infrakata.core.runner import Runner
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.grading.runner import Runner
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))

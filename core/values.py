@@ -7,7 +7,7 @@ scalars, so a huge or hostile value costs no more than a small one. torch is not
 value can only be a tensor once something has imported torch.
 
 The solution's worker formats its arguments and locals (core/sandbox/trace.py); the grader formats
-the graded outputs beside the expected ones (core/runner.py).
+the graded outputs beside the expected ones (core/grading/runner.py).
 """
 
 from __future__ import annotations

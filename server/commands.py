@@ -18,11 +18,11 @@ from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
-from infrakata.core.grading import CannotGrade
-from infrakata.core.problem import Problem
-from infrakata.core.report import report_to_dict
-from infrakata.core.results import GradingError
-from infrakata.core.statement import rendered
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.catalog.statement import rendered
+from infrakata.core.grading.pipeline import CannotGrade
+from infrakata.core.grading.report import report_to_dict
+from infrakata.core.grading.results import GradingError
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pygls.uris import from_fs_path, to_fs_path
@@ -162,7 +162,7 @@ async def _show(ls: KataServer, uri: str | None) -> bool:
 async def open_starter(ls: KataServer, problem: Problem, folder: Path) -> dict[str, Any]:
     """Write the starter into `folder` unless a file is already there (an attempt is never
     overwritten), and open it."""
-    from infrakata.core.learning import starter_file_name, write_starter
+    from infrakata.core.progress.learning import starter_file_name, write_starter
 
     target = folder / starter_file_name(problem)
     if not target.exists():
@@ -187,7 +187,7 @@ def register(server: KataServer) -> None:
 
     @server.command(BENCHMARK)
     async def benchmark(ls: KataServer, *arguments: Any) -> dict[str, Any]:
-        from infrakata.core.bench import bench_to_dict, run_benchmark
+        from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
 
         uri = parse(BENCHMARK, DocumentArguments, arguments).uri
         problem, source = _solution(ls, BENCHMARK, uri)

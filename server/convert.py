@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from infrakata.core.problem import Problem
-from infrakata.core.results import CaseResult, Finding, RunReport, case_text, verdict_words
-from infrakata.core.statement import rendered
-from infrakata.core.static import find_entry_point
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.catalog.statement import rendered
+from infrakata.core.grading.results import CaseResult, Finding, RunReport, case_text, verdict_words
+from infrakata.core.grading.static import find_entry_point
 from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from infrakata.core import learning
+from infrakata.core.progress import learning
 from lsprotocol import types
 
 from . import convert

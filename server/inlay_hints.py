@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from infrakata.core.results import CaseResult
+from infrakata.core.grading.results import CaseResult
 from lsprotocol import types
 
 from . import convert

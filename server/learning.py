@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from infrakata.core import learning
+from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import find_workspace
-from infrakata.core.problem import Problem
+from infrakata.core.progress import learning
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from infrakata.core.catalog import Catalog
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace, load_settings
-from infrakata.core.grading import CannotGrade, Grading
-from infrakata.core.problem import Problem
-from infrakata.core.report import report_to_dict
-from infrakata.core.results import RunReport
+from infrakata.core.grading.pipeline import CannotGrade, Grading
+from infrakata.core.grading.report import report_to_dict
+from infrakata.core.grading.results import RunReport
 from infrakata.core.sandbox.pool import WorkerPool
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -33,8 +33,8 @@ from . import convert
 from .scheduler import Run, Scheduler
 
 if TYPE_CHECKING:
-    from infrakata.core.doctor import Diagnosis
-    from infrakata.core.runner import Runner
+    from infrakata.core.grading.runner import Runner
+    from infrakata.core.sandbox.doctor import Diagnosis
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +158,7 @@ class KataServer(LanguageServer):
         own, so that the server answers at once and the first save is already fast."""
         with self._workers_lock:
             if self._runner is None:
-                from infrakata.core.runner import Runner
+                from infrakata.core.grading.runner import Runner
 
                 self.pool = WorkerPool.shared()
                 self.pool.start()
@@ -167,7 +167,7 @@ class KataServer(LanguageServer):
     def warm_up(self, loop: asyncio.AbstractEventLoop) -> None:
         """At initialize, on a thread of its own: the workers started, then (once the zygote has probed
         the sandbox) its layers in the log, and a warning naming any that is missing, on `loop`."""
-        from infrakata.core.doctor import diagnose
+        from infrakata.core.sandbox.doctor import diagnose
 
         self.start_workers()
         try:
@@ -181,7 +181,7 @@ class KataServer(LanguageServer):
             pass
 
     def report_sandbox(self, diagnosis: Diagnosis) -> None:
-        from infrakata.core.doctor import format_diagnosis, warning_line
+        from infrakata.core.sandbox.doctor import format_diagnosis, warning_line
 
         self.window_log_message(types.LogMessageParams(types.MessageType.Info, f"kata: {format_diagnosis(diagnosis)}"))
         line = warning_line(diagnosis.layers)

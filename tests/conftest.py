@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import Catalog
-from infrakata.core.runner import Runner
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox.pool import WorkerPool
 
 REPO = Path(__file__).resolve().parents[1]

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 import torch
-from infrakata.core import bench
-from infrakata.core.bench import BenchReport, Rejected, ShapeResult
-from infrakata.core.catalog import Catalog, ProblemError, expected_verdict, load_native
-from infrakata.core.problem import Gate
+from infrakata.core.bench import benchmark as bench
+from infrakata.core.bench.benchmark import BenchReport, Rejected, ShapeResult
+from infrakata.core.catalog.loading import Catalog, ProblemError, expected_verdict, load_native
+from infrakata.core.catalog.problem import Gate
 from infrakata.core.sandbox.pool import CancelToken
 
 REPO = Path(__file__).resolve().parents[1]
@@ -324,7 +324,7 @@ def test_a_slow_first_call_is_in_no_repetitions_time(pool, tmp_path):
 # -- what a benchmark leaves behind, and what it keeps -----------------------------------------------
 
 def _exported_with_counter(name: str) -> dict:
-    from infrakata.core import benchtime
+    from infrakata.core.bench import timing as benchtime
 
     return {benchtime.IPC: [[4], [1], 0, "float32", 0, "00", 16, 0, name.encode().hex(), 0, None, False]}
 
@@ -361,7 +361,7 @@ def test_the_references_time_is_kept_per_problem_version_and_device(tmp_path, ca
 def test_a_benchmark_the_sandbox_refuses_is_a_grading_error_saying_why(pool, tmp_path, catalog):
     """Strict isolation without a layer (or a GPU whose compute mode allows one process) refuses the
     benchmark as the editor's command and the batch report it: a GradingError naming the problem."""
-    from infrakata.core.results import GradingError
+    from infrakata.core.grading.results import GradingError
     from infrakata.core.sandbox.protocol import Layer
 
     problem = catalog.problems["fused-row-softmax"]

@@ -5,9 +5,9 @@ solution gets exactly the verdict its header states. Regression tests for the gr
 from __future__ import annotations
 
 import pytest
-from infrakata.core.catalog import Catalog, expected_verdict
-from infrakata.core.kinds import kind_of
-from infrakata.core.results import VERDICTS
+from infrakata.core.catalog.loading import Catalog, expected_verdict
+from infrakata.core.grading.kinds import kind_of
+from infrakata.core.grading.results import VERDICTS
 
 CATALOG = Catalog.load()
 PROBLEMS = sorted(CATALOG.problems.values(), key=lambda p: p.slug)

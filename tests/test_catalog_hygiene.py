@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from infrakata.core.statement import rendered
+from infrakata.core.catalog.statement import rendered
 
 KATA = Path(sys.executable).with_name("kata")
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""core/codestar.py through Runner.run: a codestar JSON written into tmp_path, loaded with
+"""core/grading/codestar.py through Runner.run: a codestar JSON written into tmp_path, loaded with
 core.catalog.load_problem, its test_code run unchanged against real workers."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import ProblemError, load_problem
-from infrakata.core.results import GradingError
+from infrakata.core.catalog.loading import ProblemError, load_problem
+from infrakata.core.grading.results import GradingError
 
 # The seeds' test_code (../shared/seeds/codestar-*.json), over three integer cases.
 SEED_TEST_CODE = """\

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import torch
-from infrakata.core.compare import Tolerance, compare
+from infrakata.core.grading.compare import Tolerance, compare
 
 TOL = Tolerance(atol=1e-4, rtol=1e-4)
 

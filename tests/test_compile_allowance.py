@@ -1,5 +1,5 @@
 """A worker's first call may compile its kernels: it has an allowance beyond the time limit, a case
-that used it says so, and later calls keep the plain limit (core/limits.py, core/workers.py).
+that used it says so, and later calls keep the plain limit (core/limits.py, core/grading/calls.py).
 
 On CUDA the allowance is COMPILE_ALLOWANCE_S by default; on the CPU (the Triton interpreter compiles
 nothing) there is none unless a problem sets `compile_allowance`, which is how the CPU tests below
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 import torch
-from infrakata.core.catalog import ProblemError, load_problem
+from infrakata.core.catalog.loading import ProblemError, load_problem
+from infrakata.core.grading.runner import Runner
 from infrakata.core.limits import COMPILE_ALLOWANCE_S, CUDA_START_S, Limits
-from infrakata.core.runner import Runner
 from infrakata.core.sandbox.pool import WorkerPool
 
 REPO = Path(__file__).resolve().parents[1]

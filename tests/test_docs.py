@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import Catalog
+from infrakata.core.catalog.loading import Catalog
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

@@ -20,9 +20,9 @@ if not CUDA:
 triton = pytest.importorskip("triton", reason="Triton exists for Linux on x86-64 only")
 
 import triton.language as tl  # noqa: E402
-from infrakata.core.catalog import Catalog  # noqa: E402
-from infrakata.core.compare import compare  # noqa: E402
-from infrakata.core.runner import tolerance_of  # noqa: E402
+from infrakata.core.catalog.loading import Catalog  # noqa: E402
+from infrakata.core.grading.compare import compare  # noqa: E402
+from infrakata.core.grading.runner import tolerance_of  # noqa: E402
 from infrakata.kernels import adamw8bit  # noqa: E402
 from infrakata.kernels.absmax_quant import blockwise_absmax_quant  # noqa: E402
 from infrakata.kernels.adamw8bit import quantized_adamw_step  # noqa: E402

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import Catalog
-from infrakata.core.runner import Runner
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox import lifeline
 from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
 

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import Catalog
-from infrakata.core.mutants.make import make_mutants
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.maintenance.mutants.make import make_mutants
 
 KATA = Path(sys.executable).with_name("kata")
 
@@ -162,7 +162,7 @@ def test_stop_early_ends_a_run_at_its_first_failing_case(runner, tmp_path):
 def test_the_catalogue_tells_apart_the_parameters_its_cases_once_left_at_one_value(catalog, runner, slug):
     """The review that found eps ignored in rmsnorm and every hyperparameter (and step 137) in
     quantized-adamw-8bit: those mutants are killed now."""
-    from infrakata.core.mutants.check import check_mutants
+    from infrakata.core.maintenance.mutants.check import check_mutants
 
     report = check_mutants(catalog.problems[slug], runner)
     pins = [o for o in report.outcomes if "pinned" in o.mutant.change]

@@ -1,4 +1,4 @@
-"""core/runner.py through its public API: Runner.run, Runner.prepare, Runner.case_inputs.
+"""core/grading/runner.py through its public API: Runner.run, Runner.prepare, Runner.case_inputs.
 
 Each test writes a tiny native problem into tmp_path (or copies the sandbox-probe fixture) and grades
 it with the session's real workers.
@@ -12,9 +12,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import load_problem
-from infrakata.core.problem import Case
-from infrakata.core.results import GradingError
+from infrakata.core.catalog.loading import load_problem
+from infrakata.core.catalog.problem import Case
+from infrakata.core.grading.results import GradingError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "problems"
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import Catalog
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.limits import Limits
 from infrakata.core.sandbox.protocol import SolutionSpec
 
@@ -245,7 +245,7 @@ def test_a_run_stops_at_its_first_timeout(runner, probe):
 
 
 def test_a_codestar_run_stops_at_its_first_timeout(runner, seeds):
-    from infrakata.core.catalog import load_problem
+    from infrakata.core.catalog.loading import load_problem
 
     problem = load_problem(seeds / "codestar-adam-optimizer-memory-bytes.json")
     started = time.monotonic()
@@ -265,7 +265,7 @@ def test_a_busy_machine_does_not_decide_a_verdict(probe):
     import subprocess
     import sys
 
-    from infrakata.core.runner import Runner
+    from infrakata.core.grading.runner import Runner
     from infrakata.core.sandbox.pool import WorkerPool
 
     mine = os.sched_getaffinity(0)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from infrakata.core.catalog.matching import NoMatch, match_problem
 from infrakata.core.config import find_workspace, load_settings
-from infrakata.core.matching import NoMatch, match_problem
-from infrakata.core.static import check, find_entry_point
+from infrakata.core.grading.static import check, find_entry_point
 
 
 def test_syntax_error_position():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from infrakata.core.catalog import load_problem
+from infrakata.core.catalog.loading import load_problem
 from infrakata.core.limits import Limits
 from infrakata.core.sandbox.protocol import ProtocolError, Reply, SolutionSpec, reply_from_wire, reply_to_wire
 from infrakata.core.sandbox.trace import MAX_LINE_EVENTS, Recording
@@ -184,7 +184,7 @@ def test_the_lines_level_records_no_values_and_off_records_nothing(pool):
 
 
 def test_nothing_is_recorded_in_a_harness_call(pool):
-    """A harness call is the benchmark's timed region (core/benchtime.py): no tracing runs there."""
+    """A harness call is the benchmark's timed region (core/bench/timing.py): no tracing runs there."""
     source = """\
 import sys
 

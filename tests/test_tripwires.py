@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 import torch
-from infrakata.core.catalog import Catalog, expected_verdict
-from infrakata.core.checks import tripwire_gaps
-from infrakata.core.kinds import kind_of
-from infrakata.core.results import NO_LAUNCH_MESSAGE
+from infrakata.core.catalog.loading import Catalog, expected_verdict
+from infrakata.core.grading.calls import solution_spec
+from infrakata.core.grading.kinds import kind_of
+from infrakata.core.grading.results import NO_LAUNCH_MESSAGE
+from infrakata.core.maintenance.checks import tripwire_gaps
 from infrakata.core.sandbox.protocol import ProtocolError, Reply, reply_from_wire, reply_to_wire
-from infrakata.core.workers import solution_spec
 
 CATALOG = Catalog.load()
 CHEATS = [(p, path) for p in sorted(CATALOG.problems.values(), key=lambda p: p.slug)

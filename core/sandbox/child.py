@@ -26,12 +26,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, NoReturn
 
-from ..limits import MIB, WorkerLimits
-from . import kernel_cache, trace, tripwires
-from .arena import WorkerArena
-from .confine import Confinement, Spare
-from .lifeline import die_with_parent
-from .protocol import (
+from infrakata.core.limits import MIB, WorkerLimits
+from infrakata.core.sandbox import kernel_cache, trace, tripwires
+from infrakata.core.sandbox.arena import WorkerArena
+from infrakata.core.sandbox.confine import Confinement, Spare
+from infrakata.core.sandbox.lifeline import die_with_parent
+from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
     HARNESS_OUT_OF_MEMORY,
     CallRequest,
@@ -42,8 +42,15 @@ from .protocol import (
     SolutionSpec,
     reply_to_wire,
 )
-from .tripwires import ForbiddenError
-from .wire import decode_trusted, encode_untrusted, read_frame_blocking, sanitize, snapshot, write_frame
+from infrakata.core.sandbox.tripwires import ForbiddenError
+from infrakata.core.sandbox.wire import (
+    decode_trusted,
+    encode_untrusted,
+    read_frame_blocking,
+    sanitize,
+    snapshot,
+    write_frame,
+)
 
 SOLUTION_MODULE = "solution"
 PR_SET_CHILD_SUBREAPER = 36

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
-from . import landlock, policy, seccomp
-from .lifeline import die_with_parent
-from .protocol import Layer
+from infrakata.core.sandbox import landlock, policy, seccomp
+from infrakata.core.sandbox.lifeline import die_with_parent
+from infrakata.core.sandbox.protocol import Layer
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (
     0x00020000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)

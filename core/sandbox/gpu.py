@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ctypes
 
-from .protocol import Gpu
+from infrakata.core.sandbox.protocol import Gpu
 
 CU_DEVICE_ATTRIBUTE_COMPUTE_MODE = 20
 COMPUTE_MODES = {0: "DEFAULT", 1: "EXCLUSIVE_THREAD", 2: "PROHIBITED", 3: "EXCLUSIVE_PROCESS"}

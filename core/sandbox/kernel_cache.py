@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .protocol import SolutionSpec
+from infrakata.core.sandbox.protocol import SolutionSpec
 
 CACHE_ENVIRONMENT = "TRITON_CACHE_DIR"  # a confined worker's is in its private folder (policy.worker_environment)
 # Triton's cache: a folder per kernel key holding its compiled forms and metadata. No part of a name may

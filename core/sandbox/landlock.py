@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Iterable
 
-from .policy import DEVICE, EXECUTE, LIST, READ, WRITE, Grant
+from infrakata.core.sandbox.policy import DEVICE, EXECUTE, LIST, READ, WRITE, Grant
 
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446  # the same numbers on every architecture
 CREATE_RULESET_VERSION = 1

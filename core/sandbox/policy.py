@@ -78,7 +78,7 @@ def answers() -> list[Path]:
     """What holds answers and sits where a worker's packages are: the bundled catalogue (references,
     editorials, wrong solutions), the bundled examples (solved katas) and our own kernels (the Triton
     katas solved, and their bytecode)."""
-    from ..catalog import BUNDLED
+    from infrakata.core.catalog.loading import BUNDLED
 
     found = [BUNDLED.resolve()]
     for package in ("infrakata.problems", "infrakata.examples"):

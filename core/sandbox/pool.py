@@ -30,11 +30,11 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any
 
-from ..limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, wall_backstop
-from . import kernel_cache, procfs
-from .gpu import compute_mode_problem
-from .policy import zygote_environment
-from .protocol import (
+from infrakata.core.limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, wall_backstop
+from infrakata.core.sandbox import kernel_cache, procfs
+from infrakata.core.sandbox.gpu import compute_mode_problem
+from infrakata.core.sandbox.policy import zygote_environment
+from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
     HARNESS_OUT_OF_MEMORY,
     NO_IDLE_IMPORTS,
@@ -56,11 +56,19 @@ from .protocol import (
     reply_from_wire,
     started_from_wire,
 )
-from .trace import Recording, TraceLevel
-from .wire import FrameError, FrameReader, UnsafeValue, admit, decode_untrusted, encode_trusted, write_frame
+from infrakata.core.sandbox.trace import Recording, TraceLevel
+from infrakata.core.sandbox.wire import (
+    FrameError,
+    FrameReader,
+    UnsafeValue,
+    admit,
+    decode_untrusted,
+    encode_trusted,
+    write_frame,
+)
 
 if TYPE_CHECKING:
-    from .arena import InputArena  # torch: imported by whoever makes an arena, not by the pool
+    from infrakata.core.sandbox.arena import InputArena  # torch: imported by whoever makes an arena, not by the pool
 
 log = logging.getLogger("infrakata.sandbox")
 PAUSE_WAIT_S = 1.0  # for a stopped worker to be seen stopped

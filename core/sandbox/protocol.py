@@ -23,8 +23,8 @@ import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
-from ..limits import WorkerLimits
-from .trace import Recording, TraceLevel, recording_from_wire, recording_to_wire  # issue 17
+from infrakata.core.limits import WorkerLimits
+from infrakata.core.sandbox.trace import Recording, TraceLevel, recording_from_wire, recording_to_wire  # issue 17
 
 ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
 ReplyStatus = Literal["started", "ready", "ok", "error"]

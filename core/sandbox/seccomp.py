@@ -10,7 +10,7 @@ import ctypes
 import os
 import sys
 
-from . import policy
+from infrakata.core.sandbox import policy
 
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}

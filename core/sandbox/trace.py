@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field, fields
 from itertools import islice
 from typing import Any, Literal
 
-from ..values import DETAIL_CHARS, LABEL_CHARS, MAX_VALUES, NAME_CHARS, InlineValue, detail, label
+from infrakata.core.values import DETAIL_CHARS, LABEL_CHARS, MAX_VALUES, NAME_CHARS, InlineValue, detail, label
 
 TraceLevel = Literal["off", "lines", "values"]
 MAX_LINE_EVENTS = 20_000  # per call; then nothing more is seen (the finished frame still gives its line)

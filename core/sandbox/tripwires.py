@@ -1,7 +1,7 @@
 """Tripwires: what a kata forbids, refused at run time in the solution's worker, and the Triton kernels
 a call launched, counted.
 
-The static check (core/static.py) sees names as written: `torch.logsumexp(x)`. It cannot see
+The static check (core/grading/static.py) sees names as written: `torch.logsumexp(x)`. It cannot see
 `from torch import logsumexp as lse`, `x.logsumexp(...)`, `getattr(torch, name)`, an aliased module,
 or a forbidden function reached through an allowed one (`torch.nn.LogSoftmax` calls
 `F.log_softmax`). A tripwire is on the object itself: every dotted name of the problem's

@@ -160,7 +160,7 @@ def admit(value: Any) -> Any:
     """A value decoded from a worker, checked before the grader compares or shows it: plain data only;
     tensors dense, strided, on the CPU, of a known dtype and within their storage; strings safe to
     show (protocol.clean_text). Raises UnsafeValue."""
-    from .protocol import clean_text
+    from infrakata.core.sandbox.protocol import clean_text
 
     count = 0
 

@@ -27,10 +27,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from .confine import LAYERS, Confinement, Spare, sweep_uid
-from .gpu import compute_mode_problem, interprets, read_gpus, triton_interpret
-from .procfs import children
-from .protocol import (
+from infrakata.core.sandbox.confine import LAYERS, Confinement, Spare, sweep_uid
+from infrakata.core.sandbox.gpu import compute_mode_problem, interprets, read_gpus, triton_interpret
+from infrakata.core.sandbox.procfs import children
+from infrakata.core.sandbox.protocol import (
     NO_IDLE_IMPORTS,
     Event,
     Exited,
@@ -107,7 +107,7 @@ def _warm_imports() -> Ready:
         has_triton = True
     except ImportError:
         has_triton = False
-    from . import child  # noqa: F401 - what every worker runs, imported once here
+    from infrakata.core.sandbox import child  # noqa: F401 - what every worker runs, imported once here
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
 
 
@@ -119,7 +119,7 @@ def _orphans(known: set[int]) -> list[int]:
 def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, ...]) -> tuple[Layer, ...]:
     """The layers a worker gets here, found by confining a throwaway worker exactly as every worker is,
     and checking from inside that each layer holds (not only that its system call succeeded)."""
-    from .child import prepare_worker
+    from infrakata.core.sandbox.child import prepare_worker
 
     spare = confinement.new_spare()
     read, write = os.pipe()
@@ -248,7 +248,7 @@ class Zygote:
         return pid
 
     def _start_spare(self, cuda: bool) -> None:
-        from .child import PR_SET_NAME, SPARE_NAME, ZYGOTE_NAME, prctl, run_spare
+        from infrakata.core.sandbox.child import PR_SET_NAME, SPARE_NAME, ZYGOTE_NAME, prctl, run_spare
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         confined = self.confinement.new_spare()
@@ -298,7 +298,7 @@ class Zygote:
         confined = None if request.trusted else self.confinement.new_spare()
 
         def run() -> NoReturn:
-            from .child import main, prepare_worker
+            from infrakata.core.sandbox.child import main, prepare_worker
 
             layers = prepare_worker(None if confined is None else self.confinement, confined, cuda, self.lifeline)
             main(fds, layers)
@@ -425,7 +425,7 @@ def main() -> None:
     idle_imports = NO_IDLE_IMPORTS not in sys.argv[3:]
     # No parent-death signal here: it fires when the spawning *thread* ends. The grader's socket reads
     # end-of-file once the grader is gone, and serve() watches the parent as well.
-    from .child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
+    from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_NAME, ZYGOTE_NAME)

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog import Catalog, load_problem
+from infrakata.core.catalog.loading import Catalog, load_problem
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "problems"
 REPO = Path(__file__).resolve().parents[2]

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from infrakata.core.batch import Grader, Submission
-from infrakata.core.catalog import Catalog
+from infrakata.core.batch.grader import Grader, Submission
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
-from infrakata.core.grading import CannotGrade, Grading
+from infrakata.core.grading.pipeline import CannotGrade, Grading
 
 from .conftest import FIXTURES, solution
 

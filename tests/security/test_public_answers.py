@@ -10,7 +10,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from infrakata.core.catalog import load_problem
+from infrakata.core.catalog.loading import load_problem
 
 from .conftest import FIXTURES
 

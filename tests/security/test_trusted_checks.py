@@ -4,8 +4,8 @@ output was checked, and the seeds were known ahead)."""
 
 from __future__ import annotations
 
-from infrakata.core.bench import run_benchmark
-from infrakata.core.catalog import Catalog
+from infrakata.core.bench.benchmark import run_benchmark
+from infrakata.core.catalog.loading import Catalog
 
 from .conftest import REPO, attempt
 

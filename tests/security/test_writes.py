@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from infrakata.core import history
-from infrakata.core.batch import collect, verified
-from infrakata.core.catalog import Catalog
+from infrakata.core.batch.grader import collect, verified
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.progress import store as history
 
 from .conftest import FIXTURES, attempt, solution
 
@@ -98,7 +98,7 @@ def test_resume_and_the_leaderboard_trust_only_the_graders_lines(tmp_path):
 
 
 def _key() -> bytes:
-    from infrakata.core.batch import results_key
+    from infrakata.core.batch.grader import results_key
 
     return results_key()
 

@@ -4,7 +4,7 @@ broken problems get a message, the defaults apply, and the server keeps serving.
 from __future__ import annotations
 
 import pytest
-from infrakata.core import history
+from infrakata.core.progress import store as history
 from lsprotocol import types
 
 from .conftest import CORRECT, FIXTURE_PROBLEMS, FIXTURES, WRONG, KataClient

@@ -9,10 +9,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from infrakata.core import static
-from infrakata.core.catalog import BUNDLED, load_problem
-from infrakata.core.problem import Problem
-from infrakata.core.results import CaseResult, Finding, RunReport
+from infrakata.core.catalog.loading import BUNDLED, load_problem
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.grading import static
+from infrakata.core.grading.results import CaseResult, Finding, RunReport
 from infrakata.server import convert
 from lsprotocol import types
 from pygls.uris import from_fs_path

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, Literal, Protocol
 
-from .limits import Limits
+from infrakata.core.limits import Limits
 
 Comparison = Literal["allclose", "relative_norm"]
 # Where a problem's cases run: "cuda" grades on the GPU where there is one (kernel problems), and on
@@ -75,7 +75,7 @@ class EquivalentMutant:
 
 
 class ProblemSource(Protocol):
-    """What only one kind of problem has (core/kinds.py defines each kind's)."""
+    """What only one kind of problem has (core/grading/kinds.py defines each kind's)."""
 
     kind: ClassVar[str]
 
@@ -90,7 +90,7 @@ class ProblemSource(Protocol):
 
 @dataclass(frozen=True)
 class Problem:
-    """What every kind of problem has; the kind's own fields are on `source` (core/kinds.py runs each)."""
+    """What every kind of problem has; the kind's own fields are on `source` (core/grading/kinds.py runs each)."""
 
     slug: str
     title: str

@@ -1,4 +1,4 @@
-"""The benchmark's timing code, run in the workers of `core/bench.py`: the solution's (time_reps) and
+"""The benchmark's timing code, run in the workers of `core/bench/benchmark.py`: the solution's (time_reps) and
 the reference's, which runs trusted code only (check_reps, copy_bandwidth).
 
 The sandbox imports this module before it loads the solution (`SolutionSpec.preload`), so the
@@ -204,7 +204,7 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
     payload: time_reps's, plus solution_output (as time_reps exported it), tolerance (compare.Tolerance's
     fields) and output_names. -> {"reps", "overhead_ms", "comparison": compare.Comparison's fields}
     """
-    from .compare import Comparison, Tolerance, compare
+    from infrakata.core.grading.compare import Comparison, Tolerance, compare
 
     try:
         actual = import_output(payload["solution_output"])

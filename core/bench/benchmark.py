@@ -7,7 +7,7 @@ It follows the seed verifier (shared/seeds/quantized_adamw_verifier.py) and adds
   the Triton interpreter, and the figures are null.
 - Timed shapes (CUDA): warm-up calls on one throwaway input set, then every repetition on fresh
   inputs made in the solution's process by the problem's `make_inputs` with their own seed, each
-  call bracketed by CUDA events and a device synchronisation (core/benchtime.py). The last
+  call bracketed by CUDA events and a device synchronisation (core/bench/timing.py). The last
   repetition's output comes back and is checked against the reference run on the same seed.
 - Canonical work from the shape alone (the problem's `work`), the best repetition per shape, the
   geometric mean over shapes.
@@ -42,21 +42,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import history, static
-from .benchtime import counter_files
-from .compare import Comparison
-from .limits import COPY_TIMEOUT_S
-from .problem import Benchmark, Gate, Problem
-from .results import NO_LAUNCH_MESSAGE, GradingError, error_case
-from .runner import tolerance_of
-from .sandbox import procfs
-from .sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
-from .workers import reference_filename, solution_spec
+from infrakata.core.bench.timing import counter_files
+from infrakata.core.catalog.problem import Benchmark, Gate, Problem
+from infrakata.core.grading import static
+from infrakata.core.grading.calls import reference_filename, solution_spec
+from infrakata.core.grading.compare import Comparison
+from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, GradingError, error_case
+from infrakata.core.grading.runner import tolerance_of
+from infrakata.core.limits import COPY_TIMEOUT_S
+from infrakata.core.progress import store as history
+from infrakata.core.sandbox import procfs
+from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
 
-TIME_REPS = "infrakata.core.benchtime:time_reps"
-CHECK_REPS = "infrakata.core.benchtime:check_reps"
-COPY_BANDWIDTH = "infrakata.core.benchtime:copy_bandwidth"
-PRELOAD = ("infrakata.core.benchtime",)
+TIME_REPS = "infrakata.core.bench.timing:time_reps"
+CHECK_REPS = "infrakata.core.bench.timing:check_reps"
+COPY_BANDWIDTH = "infrakata.core.bench.timing:copy_bandwidth"
+PRELOAD = ("infrakata.core.bench.timing",)
 
 WARMUP, REPS = 3, 5  # the seed verifier's
 CPU_WARMUP, CPU_REPS = 1, 2  # shapes checked without timing: enough to catch a replayed result
@@ -68,7 +69,7 @@ ROOFLINE_SLACK = 1.10
 # reference needs for the same inputs; beyond this, work ran off the timed stream, or ahead of the timer.
 # (Set generously until measured on a GPU: launch and IPC costs vary by driver.)
 HOST_SLACK_FACTOR, HOST_SLACK_MS, HOST_OVERHEAD_FACTOR, CLOCK_SLACK_MS = 1.25, 2.0, 1.5, 0.05
-# The device spin queued before each start event (core/benchtime.py): long enough to cover the host's side
+# The device spin queued before each start event (core/bench/timing.py): long enough to cover the host's side
 # of a call (its wrapper, Triton's launch, allocating its outputs) so that none of it is timed, as the seed's
 # start event waits behind its input generation. Chosen here, not by the solution's process; the host-clock
 # check subtracts it. (Set without a GPU measurement: a call's host side is tens of microseconds to about a

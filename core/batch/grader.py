@@ -6,11 +6,11 @@ parallel, one JSON line per submission.
     with ResultsFile(out, resume=True) as results:    # flushed per result; `done` holds the ids to skip
         run_local(pending, grader, jobs, results.write)
 
-A result line is the `kata run --json` object (core/report.py) with the submission's "id" first, and
-"bench" (core/bench.py's object) for an accepted kernel solution graded with --bench. Input that
+A result line is the `kata run --json` object (core/grading/report.py) with the submission's "id" first, and
+"bench" (core/bench/benchmark.py's object) for an accepted kernel solution graded with --bench. Input that
 cannot be graded (an unreadable file, no matching or unknown problem, a malformed manifest line, a
 broken problem) is a line of its own with the verdict `could_not_grade` and the reason in "reason";
-the batch goes on. The Ray executor (core/batch_ray.py) grades the same submissions with the same
+the batch goes on. The Ray executor (core/batch/on_ray.py) grades the same submissions with the same
 Grader inside its actors and writes the same lines.
 """
 
@@ -27,13 +27,13 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
-from .catalog import Catalog
-from .config import Settings
-from .grading import CannotGrade, Grading, read_solution
-from .problem import Problem
-from .report import COULD_NOT_GRADE, could_not_grade_to_dict
-from .results import GradingError
-from .walk import solution_files
+from infrakata.core.batch.walk import solution_files
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.config import Settings
+from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution
+from infrakata.core.grading.report import COULD_NOT_GRADE, could_not_grade_to_dict
+from infrakata.core.grading.results import GradingError
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
@@ -75,7 +75,7 @@ class Submission:
 
 def collect(paths: Sequence[str | Path] = (), manifest: str | Path | None = None) -> list[Submission]:
     """Submissions from files, folders (every *.py below but environments, hidden folders and what
-    .gitignore ignores: core/walk.py) and a JSONL manifest, in that order.
+    .gitignore ignores: core/batch/walk.py) and a JSONL manifest, in that order.
     A file named twice is graded once; a path that does not exist is a `could_not_grade` submission.
     Every source is read here, before any grading starts (size-capped: 10,000 stay small)."""
     found: list[Submission] = []
@@ -160,7 +160,7 @@ def _is_slug(name: str) -> bool:
 def hide_row(result: dict[str, Any]) -> dict[str, Any]:
     """A result line with no expected value in it (`kata grade --hidden`): each case as results.hide_expected
     leaves it, and a rejected benchmark's reason cut to its shape."""
-    from .results import CaseResult, hide_expected
+    from infrakata.core.grading.results import CaseResult, hide_expected
 
     cases = [asdict(hide_expected(CaseResult(**case))) for case in result.get("cases") or []]
     hidden = {**result, "cases": cases}
@@ -190,7 +190,7 @@ class Grader:
 
     def __init__(self, catalog: Catalog, settings: Settings | None = None, workspace: Path | None = None,
                  pool: Any = None, bench: bool = False, gpu_slots: int = 1):
-        from .sandbox.pool import WorkerPool
+        from infrakata.core.sandbox.pool import WorkerPool
 
         self.catalog, self.settings, self.workspace = catalog, settings or Settings(), workspace
         self.pool = pool or WorkerPool.shared()
@@ -205,7 +205,7 @@ class Grader:
         """This thread's: core's grading path, with a Runner (its cache of reference outputs) of its own."""
         grading: Grading | None = getattr(self._local, "grading", None)
         if grading is None:
-            from .runner import Runner
+            from infrakata.core.grading.runner import Runner
 
             grading = self._local.grading = Grading(self.catalog, self.settings, self.workspace, Runner(self.pool))
         return grading
@@ -244,8 +244,8 @@ class Grader:
                                    problem.slug if problem else None)
 
     def grade_source(self, submission: Submission, source: str, problem: Problem) -> dict[str, Any]:
-        from .report import report_to_dict
-        from .sandbox.pool import SandboxUnavailable
+        from infrakata.core.grading.report import report_to_dict
+        from infrakata.core.sandbox.pool import SandboxUnavailable
 
         path = submission.file or f"<{submission.id}>"
         try:
@@ -258,7 +258,7 @@ class Grader:
         return result
 
     def benchmark(self, problem: Problem, source: str, path: str) -> dict[str, Any]:
-        from .bench import bench_to_dict, run_benchmark
+        from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
 
         with self._gpu:
             try:
@@ -358,7 +358,7 @@ SIGNATURE = "signature"
 def results_key() -> bytes:
     """This grader's key for signing result lines: made once, readable by its user only, and (like every
     file of the grader's) out of any worker's reach."""
-    from .history import user_store
+    from infrakata.core.progress.store import user_store
 
     path = user_store().parent / "results.key"
     try:
@@ -673,7 +673,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
             _check_output(flag, Path(target))
     if options.ray:
         try:
-            from .batch_ray import run_ray
+            from infrakata.core.batch.on_ray import run_ray
         except ImportError as error:
             raise CannotGrade(str(error)) from None
     submissions = collect(options.paths, options.manifest)

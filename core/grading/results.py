@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
-from .values import InlineValue
+from infrakata.core.values import InlineValue
 
 if TYPE_CHECKING:
-    from .sandbox.pool import CallResult
+    from infrakata.core.sandbox.pool import CallResult
 
 Verdict = Literal["accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
                   "forbidden", "syntax_error", "crashed"]

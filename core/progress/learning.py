@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import history
-from .kinds import kind_of
-from .problem import Problem
-from .statement import rendered
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.catalog.statement import rendered
+from infrakata.core.grading.kinds import kind_of
+from infrakata.core.progress import store as history
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
 # alphabetically, and kernels come last. The warm-up teaches the tool on a problem outside the areas.

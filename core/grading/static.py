@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from .results import Finding
+from infrakata.core.grading.results import Finding
 
 
 def _column(lines: list[str], line: int, byte_offset: int) -> int:

@@ -18,19 +18,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.config import find_workspace, load_settings
+from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution
+from infrakata.core.grading.results import GradingError, RunReport
+from infrakata.core.progress import learning
+from infrakata.core.progress import store as history
+from infrakata.core.progress.learning import LearningError, write_starter
 from rich.console import Console
 from rich.markup import escape
 
-from . import history, learning
-from .catalog import Catalog
-from .config import find_workspace, load_settings
-from .grading import CannotGrade, Grading, read_solution
-from .learning import LearningError, write_starter
-from .problem import Problem
-from .results import GradingError, RunReport
-
 if TYPE_CHECKING:
-    from .sandbox.pool import WorkerPool
+    from infrakata.core.sandbox.pool import WorkerPool
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 # Commands that fork a few workers and exit: their zygote skips the idle imports (WorkerPool.idle_imports).
@@ -67,7 +67,7 @@ class Context:
 
     def pool(self) -> WorkerPool:
         """The shared worker pool, held to this command's isolation (--isolation, else kata.toml)."""
-        from .sandbox.pool import WorkerPool
+        from infrakata.core.sandbox.pool import WorkerPool
 
         pool = WorkerPool.shared()
         pool.isolation = self.isolation
@@ -75,7 +75,7 @@ class Context:
 
     def warn_if_unconfined(self) -> None:
         """The one line saying which layers of the sandbox this machine lacks (nothing when all hold)."""
-        from .doctor import warning_line
+        from infrakata.core.sandbox.doctor import warning_line
 
         line = warning_line(self.pool().isolation_layers)
         if line is not None:
@@ -178,9 +178,8 @@ def _list_table(problems: list[Problem], progress: dict[str, dict[str, Any]], wi
 
 def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
+    from infrakata.core.catalog.statement import rendered
     from rich.markdown import Markdown
-
-    from .statement import rendered
 
     console = Console()
     console.print(f"[bold]{escape(problem.title)}[/]  ({escape(problem.slug)}, "
@@ -285,8 +284,8 @@ def cmd_next(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
-    from .checks import check_problem, load_failure
-    from .runner import Runner
+    from infrakata.core.grading.runner import Runner
+    from infrakata.core.maintenance.checks import check_problem, load_failure
 
     # PATHs alone when given; else what `kata list` shows (the bundled catalogue, the workspace's, --problems).
     catalog = Catalog.load(args.paths, include_bundled=False) if args.paths else ctx.catalog
@@ -324,7 +323,7 @@ def grade(ctx: Context, path: Path, explicit: str | None, values: bool = False) 
 
 
 def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
-    from .report import renderable, report_to_dict
+    from infrakata.core.grading.report import renderable, report_to_dict
 
     report = grade(ctx, Path(args.file), args.problem, values=args.values)
     if args.json:
@@ -336,9 +335,9 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
-    """The sandbox's layers and the GPUs here (core/doctor.py). Exit 0 when every layer holds and the GPU
+    """The sandbox's layers and the GPUs here (core/sandbox/doctor.py). Exit 0 when every layer holds and the GPU
     (if any) can be graded on, 1 otherwise."""
-    from .doctor import diagnose, format_diagnosis
+    from infrakata.core.sandbox.doctor import diagnose, format_diagnosis
 
     diagnosis = diagnose(ctx.pool())
     if args.json:
@@ -349,8 +348,8 @@ def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
-    from .report import renderable
-    from .watch import watch_files
+    from infrakata.core.grading.report import renderable
+    from infrakata.core.watch import watch_files
 
     root, only = watched(Path(args.dir))
     console = Console(highlight=False)
@@ -402,8 +401,8 @@ def watched(target: Path) -> tuple[Path, Path | None]:
 
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
-    from .bench import bench_to_dict, format_bench, run_benchmark
-    from .sandbox.gpu import INTERPRET_CLEARED_NOTE
+    from infrakata.core.bench.benchmark import bench_to_dict, format_bench, run_benchmark
+    from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE
 
     path = Path(args.file)
     source = read_solution(path)
@@ -419,7 +418,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
-    from . import batch
+    from infrakata.core.batch import grader as batch
 
     if args.jobs is not None and args.jobs < 1 or args.retries < 0:
         raise CannotGrade("--jobs is at least 1 and --retries at least 0")
@@ -428,7 +427,7 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
         bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
         max_retries=args.retries, hidden=args.hidden, isolation=ctx.isolation)
     if not options.ray:
-        from .sandbox.pool import WorkerPool
+        from infrakata.core.sandbox.pool import WorkerPool
 
         WorkerPool.shared().start()  # warm the zygote while the submissions are collected
     try:
@@ -438,7 +437,7 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
-    from . import batch
+    from infrakata.core.batch import grader as batch
 
     path = Path(args.results)
     try:
@@ -615,7 +614,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.serve_args = extra
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    from .sandbox.pool import SandboxUnavailable
+    from infrakata.core.sandbox.pool import SandboxUnavailable
 
     try:
         if args.command in ("run", "bench"):
@@ -623,7 +622,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "watch":
             watched(Path(args.dir))
         if args.command in ("run", "bench", "watch", "check-problems", "doctor"):
-            from .sandbox.pool import WorkerPool
+            from infrakata.core.sandbox.pool import WorkerPool
 
             pool = WorkerPool.shared()
             pool.idle_imports = args.command not in ONE_SHOT  # its workers would wait for them
@@ -636,13 +635,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(ctx, args)
     except (CannotGrade, GradingError, SandboxUnavailable) as error:
         if args.command == "run" and args.json:  # a consumer of the JSON reads why on stdout too
-            from .report import could_not_grade_to_dict
+            from infrakata.core.grading.report import could_not_grade_to_dict
 
             problem = error.problem if isinstance(error, CannotGrade) else None
             print(json.dumps(could_not_grade_to_dict(args.file, problem, str(error)), ensure_ascii=False))
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {escape(str(error))}")
         return EXIT_CANNOT_GRADE
 
-
-if __name__ == "__main__":
-    sys.exit(main())

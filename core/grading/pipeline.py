@@ -21,21 +21,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import history
-from .catalog import Catalog, ProblemError
-from .config import Settings, find_workspace
-from .matching import match_problem
-from .problem import Problem
-from .results import GradingError, RunReport
+from infrakata.core.catalog.loading import Catalog, ProblemError
+from infrakata.core.catalog.matching import match_problem
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.config import Settings, find_workspace
+from infrakata.core.grading.results import GradingError, RunReport
+from infrakata.core.progress import store as history
 
 if TYPE_CHECKING:
-    from .runner import Runner
-    from .sandbox.pool import CancelToken
+    from infrakata.core.grading.runner import Runner
+    from infrakata.core.sandbox.pool import CancelToken
 
 
 # The bundled examples (examples/ of a checkout, infrakata/examples/ of an install) are the project's
 # solutions: graded like any file, never recorded as the learner's progress.
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # Editors on Windows may save UTF-8 with a byte order mark; Python runs such files, and so do we.
 BYTE_ORDER_MARK = "\ufeff"
 
@@ -104,7 +104,7 @@ class Grading:
     @property
     def runner(self) -> Runner:
         if self._runner is None:
-            from .runner import Runner  # torch: only once something is graded
+            from infrakata.core.grading.runner import Runner  # torch: only once something is graded
 
             self._runner = Runner()
         return self._runner
@@ -122,7 +122,7 @@ class Grading:
     def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None,
             values: bool = False) -> RunReport:
         """`values`: record the first failing case's values (the editor's inline values, `kata run --values`)."""
-        from .sandbox.pool import SandboxUnavailable
+        from infrakata.core.sandbox.pool import SandboxUnavailable
 
         try:
             return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel, values=values)

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .batch import GradeOptions, Grader, Submission, could_not_grade, crashed
-from .catalog import Catalog
-from .config import find_workspace, load_settings
-from .grading import CannotGrade
+from infrakata.core.batch.grader import GradeOptions, Grader, Submission, could_not_grade, crashed
+from infrakata.core.catalog.loading import Catalog
+from infrakata.core.config import find_workspace, load_settings
+from infrakata.core.grading.pipeline import CannotGrade
 
 try:
     import ray
@@ -46,7 +46,7 @@ class GraderActor:
     """A warm grader on a Ray node: its own zygote, its Runner's reference cache."""
 
     def __init__(self, problem_paths: Sequence[str], bench: bool, isolation: str):
-        from .sandbox.pool import WorkerPool
+        from infrakata.core.sandbox.pool import WorkerPool
 
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         self.grader = Grader(Catalog.load(problem_paths), bench=bench, pool=WorkerPool.shared())

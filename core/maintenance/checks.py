@@ -8,7 +8,7 @@ are), every tripwire names something, its starter is not accepted, each `wrong/`
 solution gets the verdict its header states, both statements exist (README.md with `## English` and `## 中文`)
 and say the same code, its tags are in the vocabulary, the katas it builds on come before it, and
 its cases are deterministic (`cases()` twice gives equal inputs). With --mutants, some case also
-rejects every mutant of the reference (core/mutants/).
+rejects every mutant of the reference (core/maintenance/mutants/).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .catalog import BUNDLED, ProblemError, expected_verdict
-from .compare import Tolerance, compare
-from .kinds import kind_of
-from .learning import course_order
-from .problem import Case, Problem
-from .results import VERDICTS, GradingError
-from .statement import bilingual_gaps, sections
+from infrakata.core.catalog.loading import BUNDLED, ProblemError, expected_verdict
+from infrakata.core.catalog.problem import Case, Problem
+from infrakata.core.catalog.statement import bilingual_gaps, sections
+from infrakata.core.grading.compare import Tolerance, compare
+from infrakata.core.grading.kinds import kind_of
+from infrakata.core.grading.results import VERDICTS, GradingError
+from infrakata.core.progress.learning import course_order
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,7 +35,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 if TYPE_CHECKING:
-    from .runner import Runner
+    from infrakata.core.grading.runner import Runner
 
 
 @dataclass
@@ -173,7 +173,7 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
 
 
 def _mutant_failures(problem: Problem, runner: Runner, result: ProblemCheck) -> list[str]:
-    from .mutants.check import check_mutants
+    from infrakata.core.maintenance.mutants.check import check_mutants
 
     report = check_mutants(problem, runner)
     result.mutants = report.summary()
@@ -206,7 +206,7 @@ def progression_gaps(problem: Problem, catalog: Mapping[str, Problem]) -> list[s
 def tripwire_gaps(problem: Problem) -> list[str]:
     """A message per dotted name of `forbidden_calls` whose module exists but which names nothing (a
     misspelling would leave the call allowed at run time), or that no tripwire can be set on."""
-    from .sandbox import tripwires
+    from infrakata.core.sandbox import tripwires
 
     gaps = []
     for name in problem.forbidden_calls:
@@ -282,7 +282,7 @@ def _wrong(runner: Runner, problem: Problem, path: Path, expected: str, label: s
 
 
 def _inputs(case: Case) -> object:
-    from .sandbox.wire import snapshot
+    from infrakata.core.sandbox.wire import snapshot
 
     return {"args": [snapshot(a) for a in case.args], "kwargs": {k: snapshot(v) for k, v in case.kwargs.items()},
             "hidden": case.hidden}

@@ -13,8 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 import torch
-
-from .sandbox.wire import REFUSED
+from infrakata.core.sandbox.wire import REFUSED
 
 
 @dataclass

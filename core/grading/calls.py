@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .kinds import kind_of
-from .problem import Problem
-from .results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
-from .sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
-from .sandbox.protocol import ErrorInfo, SolutionSpec
-from .sandbox.trace import TraceLevel
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.grading.kinds import kind_of
+from infrakata.core.grading.results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
+from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from infrakata.core.sandbox.protocol import ErrorInfo, SolutionSpec
+from infrakata.core.sandbox.trace import TraceLevel
 
 if TYPE_CHECKING:
-    from .sandbox.arena import InputArena
+    from infrakata.core.sandbox.arena import InputArena
 
 
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,

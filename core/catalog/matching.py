@@ -6,10 +6,10 @@ import fnmatch
 import re
 from pathlib import Path
 
-from .catalog import Catalog, ProblemError
-from .config import Settings
-from .problem import Problem
-from .static import top_level_functions
+from infrakata.core.catalog.loading import Catalog, ProblemError
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.config import Settings
+from infrakata.core.grading.static import top_level_functions
 
 HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
 HEADER_LINES = 10

@@ -12,16 +12,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .compare import Comparison, Tolerance, compare, describe
-from .kinds import CodestarSource
-from .problem import Problem
-from .results import CaseResult, GradingError, error_case
-from .runner import failure_line, trace_level, with_values
-from .sandbox.pool import CallResult, CancelToken, WorkerPool
-from .sandbox.protocol import SolutionSpec
-from .sandbox.trace import TraceLevel
-from .sandbox.wire import sanitize
-from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
+from infrakata.core.catalog.problem import Problem
+from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
+from infrakata.core.grading.compare import Comparison, Tolerance, compare, describe
+from infrakata.core.grading.kinds import CodestarSource
+from infrakata.core.grading.results import CaseResult, GradingError, error_case
+from infrakata.core.grading.runner import failure_line, trace_level, with_values
+from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
+from infrakata.core.sandbox.protocol import SolutionSpec
+from infrakata.core.sandbox.trace import TraceLevel
+from infrakata.core.sandbox.wire import sanitize
 
 # test_code's calls are not known ahead: the worker's CPU-time backstop allows this many (the wall
 # clock decides each call).

@@ -1,6 +1,6 @@
 """Grading a reference's mutants through the real grading path.
 
-Each mutant is graded as a solution is: core/runner.py, real workers, the problem's cases against
+Each mutant is graded as a solution is: core/grading/runner.py, real workers, the problem's cases against
 the reference outputs the runner prepared once. Its first failing case kills it and ends its run.
 A survivor is a failure of the problem's cases, unless the problem declares it equivalent (no input
 can tell it apart) with the reason; a declaration that names no mutant, or one some case kills, is
@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..kinds import kind_of
-from ..problem import EquivalentMutant, Problem
-from ..results import RunReport, verdict_words
-from .make import Mutant, make_mutants
+from infrakata.core.catalog.problem import EquivalentMutant, Problem
+from infrakata.core.grading.kinds import kind_of
+from infrakata.core.grading.results import RunReport, verdict_words
+from infrakata.core.maintenance.mutants.make import Mutant, make_mutants
 
 if TYPE_CHECKING:
-    from ..runner import Runner
+    from infrakata.core.grading.runner import Runner
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .sandbox.gpu import INTERPRET_CLEARED_NOTE, compute_mode_problem, mode_name
-from .sandbox.pool import WorkerPool, missing_layers
-from .sandbox.protocol import Gpu, Layer
+from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE, compute_mode_problem, mode_name
+from infrakata.core.sandbox.pool import WorkerPool, missing_layers
+from infrakata.core.sandbox.protocol import Gpu, Layer
 
 
 @dataclass(frozen=True)

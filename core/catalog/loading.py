@@ -19,11 +19,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from .kinds import CodestarSource, NativeSource, defined_functions
-from .limits import Limits
-from .problem import Benchmark, Case, EquivalentMutant, Gate, Grading, Problem
+from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, Grading, Problem
+from infrakata.core.grading.kinds import CodestarSource, NativeSource, defined_functions
+from infrakata.core.limits import Limits
 
-BUNDLED = Path(__file__).resolve().parent.parent / "problems"
+BUNDLED = Path(__file__).resolve().parents[2] / "problems"
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def checked_problem_path(path: Path) -> Path:
 
 
 def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
-    from .kinds import KINDS
+    from infrakata.core.grading.kinds import KINDS
 
     if not root.exists():
         errors.append(ProblemError(root, "problem path does not exist"))
@@ -131,8 +131,8 @@ def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
 
 
 def load_problem(path: Path) -> Problem:
-    """The problem a path defines, by the first kind that recognises it (core/kinds.py)."""
-    from .kinds import KINDS
+    """The problem a path defines, by the first kind that recognises it (core/grading/kinds.py)."""
+    from infrakata.core.grading.kinds import KINDS
 
     path = path.resolve()
     for kind in KINDS.values():

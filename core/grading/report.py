@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from infrakata.core.grading.results import RunReport
 from rich.console import Group
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
-
-from .results import RunReport
 
 STATUS_STYLE = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red"),
                 "timeout": ("⧗", "yellow"), "memory": ("M", "yellow"), "skipped": ("-", "dim")}

@@ -18,11 +18,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from . import static, values
-from .compare import Comparison, Tolerance, compare
-from .kinds import NativeSource, kind_of
-from .problem import FRESH_CASE_NAME, Case, Problem
-from .results import (
+from infrakata.core import values
+from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.grading import static
+from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
+from infrakata.core.grading.compare import Comparison, Tolerance, compare
+from infrakata.core.grading.kinds import NativeSource, kind_of
+from infrakata.core.grading.results import (
     CaseResult,
     GradingError,
     RunReport,
@@ -33,11 +35,10 @@ from .results import (
     verdict_of,
     verdict_words,
 )
-from .sandbox.arena import InputArena
-from .sandbox.pool import CallResult, CancelToken, WorkerPool
-from .sandbox.trace import TraceLevel
-from .sandbox.wire import sanitize, snapshot
-from .workers import ReferenceWorker, SolutionCalls, device_for, solution_spec
+from infrakata.core.sandbox.arena import InputArena
+from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
+from infrakata.core.sandbox.trace import TraceLevel
+from infrakata.core.sandbox.wire import sanitize, snapshot
 
 # A problem's trusted modules are loaded into this process's sys.modules under fixed names: one
 # preparation at a time, whichever thread asks (the server's runs, batch grading's threads).
@@ -204,7 +205,7 @@ class Runner:
     def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
                   entry_line: int | None, values: bool = False, stop_early: bool = False,
                   trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
-        """A native problem's cases, against the reference's outputs (core/kinds.py dispatches here)."""
+        """A native problem's cases, against the reference's outputs (core/grading/kinds.py dispatches here)."""
         cases = self.prepare(problem)
         device = self._prepared[problem.source_path].device
         # The fresh case last, so that a wrong solution's verdict is its fixed cases' (a mutant's run, which

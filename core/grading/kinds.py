@@ -1,10 +1,10 @@
 """Problem kinds, dispatched from one table: how each kind's problems are found, loaded and run.
 
 native    a folder: problem.toml, reference.py, cases inline or from cases.py, wrong/. Graded case
-          by case against reference outputs computed once per problem version (core/runner.py);
+          by case against reference outputs computed once per problem version (core/grading/runner.py);
           stateful when [grading] state names arguments whose state after the call is graded, and
-          with a benchmark when it has a [benchmark] table (core/bench.py).
-codestar  a codestar judge's JSON file, whose test_code drives the solution (core/codestar.py).
+          with a benchmark when it has a [benchmark] table (core/bench/benchmark.py).
+codestar  a codestar judge's JSON file, whose test_code drives the solution (core/grading/codestar.py).
 
 A new kind is this module's business alone: a source type for the fields only its problems have,
 a class with the table's methods, and its entry in KINDS. Nothing else dispatches on the kind.
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from .problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 
 if TYPE_CHECKING:
-    from .results import CaseResult
-    from .runner import Runner
-    from .sandbox.pool import CancelToken
+    from infrakata.core.grading.results import CaseResult
+    from infrakata.core.grading.runner import Runner
+    from infrakata.core.sandbox.pool import CancelToken
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class ProblemKind(Protocol):
         """Grade a solution that passed the static checks: its cases, and what it printed. `values`:
         record those of the first failing case (core/values.py). `stop_early`: the first failing case
         may end the run (where the kind runs its cases one by one). `trusted`: graded as the reference
-        is, held to none of the kata's rules (core/workers.py solution_spec). `fresh_seed`: the seed of
+        is, held to none of the kata's rules (core/grading/calls.py solution_spec). `fresh_seed`: the seed of
         the fresh case (default: a random one)."""
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
@@ -133,7 +133,7 @@ class Native:
         return [p for p in sorted(folder.iterdir()) if (p / "problem.toml").is_file()] if folder.is_dir() else []
 
     def load(self, path: Path) -> Problem:
-        from . import catalog  # it builds this kind's sources
+        from infrakata.core.catalog import loading as catalog  # it builds this kind's sources
 
         return catalog.load_native(path.parent if path.name == "problem.toml" else path)
 
@@ -197,14 +197,14 @@ class Codestar:
         return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
     def load(self, path: Path) -> Problem:
-        from . import catalog
+        from infrakata.core.catalog import loading as catalog
 
         return catalog.load_codestar(path)
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
             trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
-        from . import codestar  # it opens workers, which ask this table for trusted modules
+        from infrakata.core.grading import codestar  # it opens workers, which ask this table for trusted modules
 
         return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values, trusted)
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .results import RunReport
+from infrakata.core.grading.results import RunReport
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (

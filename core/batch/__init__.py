@@ -1,0 +1,1 @@
+"""Batch grading: many submissions in one process or on Ray, one signed JSON line each."""

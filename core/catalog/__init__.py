@@ -1,0 +1,1 @@
+"""The problem model, the formats problems are written in, matching a file to its problem, statements."""

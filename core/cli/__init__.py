@@ -1,0 +1,1 @@
+"""The `kata` command line: every command and its terminal output."""

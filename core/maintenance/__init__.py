@@ -1,0 +1,1 @@
+"""The maintainers' checks of the catalogue: every problem's files, and its reference's mutants."""

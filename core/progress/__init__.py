@@ -1,0 +1,1 @@
+"""The learner's progress: attempts, bests and hints in one SQLite store, and the learning path."""
