@@ -34,8 +34,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.loading import Catalog, expected_verdict
-from infrakata.core.grading.kinds import kind_of
 
 REPO = Path(__file__).resolve().parents[1]
 KATA = Path(sys.executable).with_name("kata")

@@ -62,8 +62,8 @@ def main() -> None:
     import torch._dynamo  # noqa: F401 - what the zygote imports while idle
     import torch.optim  # noqa: F401
     import triton  # noqa: F401
+    from infrakata.core.catalog.kinds import kind_of
     from infrakata.core.catalog.loading import Catalog
-    from infrakata.core.grading.kinds import kind_of
     from infrakata.core.grading.runner import Runner
     from infrakata.core.sandbox import child  # noqa: F401 - imported by the zygote
     from infrakata.core.sandbox.pool import WorkerPool

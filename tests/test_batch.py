@@ -166,7 +166,7 @@ def test_bench_adds_the_benchmark_object_to_accepted_kernel_solutions(tmp_path):
 
 
 def test_a_folder_is_walked_without_environments_hidden_folders_or_what_gitignore_ignores(tmp_path):
-    from infrakata.core.batch.grader import collect
+    from infrakata.core.batch.submissions import collect
 
     root = tmp_path / "class"
     for name in ("alice.py", "team/bob.py", "team/keep.py", ".venv/lib/site.py", "node_modules/pkg/x.py",

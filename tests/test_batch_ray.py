@@ -15,8 +15,9 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is the optional extra infrakata[ray] (scripts/setup --dev installs it)")
 
-from infrakata.core.batch.grader import GradeOptions, Grader, Submission  # noqa: E402
+from infrakata.core.batch.grader import GradeOptions, Grader  # noqa: E402
 from infrakata.core.batch.on_ray import RayGrading  # noqa: E402
+from infrakata.core.batch.submissions import Submission  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 ADAM = REPO / "problems" / "adam-optimizer-memory-bytes"

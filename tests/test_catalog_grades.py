@@ -5,8 +5,8 @@ solution gets exactly the verdict its header states. Regression tests for the gr
 from __future__ import annotations
 
 import pytest
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.loading import Catalog, expected_verdict
-from infrakata.core.grading.kinds import kind_of
 from infrakata.core.grading.results import VERDICTS
 
 CATALOG = Catalog.load()

@@ -98,3 +98,66 @@ def test_layers_keep_their_floors():
 
     assert not {n for n in imported("core") if n.startswith(("infrakata.server", "pygls", "lsprotocol"))}
     assert not {n for n in imported("kernels") if n.startswith("infrakata.core")}
+
+
+def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Module -> the modules of `package` it imports when it runs (at its top or deferred in a function;
+    not under `if TYPE_CHECKING:`, which never runs)."""
+    import ast
+
+    modules = {package + "".join(f".{part}" for part in path.relative_to(root).with_suffix("").parts)
+               .removesuffix(".__init__"): path for path in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                node.body = []
+        found = set()
+        for node in ast.walk(tree):
+            targets = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)] \
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else []
+            for target in targets:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                # A package's __init__ runs before its modules, so importing it is no edge back.
+                if target and target != name and not name.startswith(f"{target}."):
+                    found.add(target)
+        graph[name] = found
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each import circle, as the path that closes it."""
+    circles, done, path = [], set(), []
+
+    def visit(module: str) -> None:
+        if module in path:
+            circles.append(path[path.index(module):] + [module])
+            return
+        if module in done:
+            return
+        path.append(module)
+        for imported in sorted(graph[module]):
+            visit(imported)
+        path.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module)
+    return circles
+
+
+def test_core_has_no_import_circle():
+    """Each part of core builds on the ones below it; no deferred import hides a circle."""
+    repo = Path(__file__).resolve().parents[1]
+    circles = _circles(_import_graph(repo / "core", "infrakata.core"))
+    assert not circles, "\n".join(" -> ".join(circle) for circle in circles)
+
+
+def test_an_import_circle_is_found(tmp_path):
+    (tmp_path / "a.py").write_text("def f():\n    from pkg.b import g\n")  # deferred: still a circle
+    (tmp_path / "b.py").write_text("from pkg.a import f\n")
+    (tmp_path / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import f\n")
+    assert _circles(_import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b", "pkg.a"]]

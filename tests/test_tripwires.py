@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 import torch
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.loading import Catalog, expected_verdict
 from infrakata.core.grading.calls import solution_spec
-from infrakata.core.grading.kinds import kind_of
 from infrakata.core.grading.results import NO_LAUNCH_MESSAGE
 from infrakata.core.maintenance.checks import tripwire_gaps
 from infrakata.core.sandbox.protocol import ProtocolError, Reply, reply_from_wire, reply_to_wire

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from infrakata.core.batch.grader import GradeOptions, Grader, Submission, could_not_grade, crashed
+from infrakata.core.batch.grader import GradeOptions, Grader, could_not_grade, crashed
+from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import find_workspace, load_settings
 from infrakata.core.grading.pipeline import CannotGrade

@@ -19,11 +19,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from infrakata.core.catalog.kinds import KINDS, CodestarSource, NativeSource, defined_functions
 from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, Grading, Problem
-from infrakata.core.grading.kinds import CodestarSource, NativeSource, defined_functions
 from infrakata.core.limits import Limits
-
-BUNDLED = Path(__file__).resolve().parents[2] / "problems"
+from infrakata.core.paths import BUNDLED
 
 
 @dataclass(frozen=True)
@@ -115,8 +114,6 @@ def checked_problem_path(path: Path) -> Path:
 
 
 def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
-    from infrakata.core.grading.kinds import KINDS
-
     if not root.exists():
         errors.append(ProblemError(root, "problem path does not exist"))
         return []
@@ -131,13 +128,11 @@ def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
 
 
 def load_problem(path: Path) -> Problem:
-    """The problem a path defines, by the first kind that recognises it (core/grading/kinds.py)."""
-    from infrakata.core.grading.kinds import KINDS
-
+    """The problem a path defines, by the first kind that recognises it (core/catalog/kinds.py)."""
     path = path.resolve()
     for kind in KINDS.values():
         if kind.defines(path):
-            return kind.load(path)
+            return LOADERS[kind.name](path)
     raise ProblemError(path, "not a problem: expected " + " or ".join(k.looks_like for k in KINDS.values()))
 
 
@@ -389,6 +384,13 @@ def load_codestar(path: Path) -> Problem:
         starter=fields.get("starter_code", str, ""),
         editorial=fields.get("editorial_md", str, ""),
     )
+
+
+def _load_native_path(path: Path) -> Problem:
+    return load_native(path.parent if path.name == "problem.toml" else path)
+
+
+LOADERS: dict[str, Callable[[Path], Problem]] = {"native": _load_native_path, "codestar": load_codestar}
 
 
 def _is_kernel_problem(data: dict[str, Any]) -> bool:

@@ -75,7 +75,7 @@ class EquivalentMutant:
 
 
 class ProblemSource(Protocol):
-    """What only one kind of problem has (core/grading/kinds.py defines each kind's)."""
+    """What only one kind of problem has (core/catalog/kinds.py defines each kind's)."""
 
     kind: ClassVar[str]
 

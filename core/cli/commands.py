@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import find_workspace, load_settings
+from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED
 from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution
 from infrakata.core.grading.results import GradingError, RunReport
 from infrakata.core.progress import learning
@@ -32,7 +33,6 @@ from rich.markup import escape
 if TYPE_CHECKING:
     from infrakata.core.sandbox.pool import WorkerPool
 
-EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 # Commands that fork a few workers and exit: their zygote skips the idle imports (WorkerPool.idle_imports).
 ONE_SHOT = ("bench",)
 
@@ -418,11 +418,12 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
 
 
 def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
-    from infrakata.core.batch import grader as batch
+    from infrakata.core.batch.grader import GradeOptions
+    from infrakata.core.cli.grade import grade_batch
 
     if args.jobs is not None and args.jobs < 1 or args.retries < 0:
         raise CannotGrade("--jobs is at least 1 and --retries at least 0")
-    options = batch.GradeOptions(
+    options = GradeOptions(
         paths=args.paths, manifest=args.manifest, out=args.out, junit=args.junit, jobs=args.jobs, resume=args.resume,
         bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
         max_retries=args.retries, hidden=args.hidden, isolation=ctx.isolation)
@@ -431,13 +432,14 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
 
         WorkerPool.shared().start()  # warm the zygote while the submissions are collected
     try:
-        return batch.grade_batch(options, ctx.catalog, ctx.settings, ctx.workspace)
+        return grade_batch(options, ctx.catalog, ctx.settings, ctx.workspace)
     except KeyboardInterrupt:
         return 130
 
 
 def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
-    from infrakata.core.batch import grader as batch
+    from infrakata.core.batch import results as batch
+    from infrakata.core.cli.grade import leaderboard_table
 
     path = Path(args.results)
     try:
@@ -471,7 +473,7 @@ def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(ranked, ensure_ascii=False, indent=2))
     else:
-        Console(highlight=False).print(batch.leaderboard_table(ranked, args.top))
+        Console(highlight=False).print(leaderboard_table(ranked, args.top))
     return 0
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
-from infrakata.core.grading.kinds import kind_of
 from infrakata.core.grading.results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
 from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, SolutionSpec

@@ -12,12 +12,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from infrakata.core.catalog.kinds import CodestarSource
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare, describe
-from infrakata.core.grading.kinds import CodestarSource
+from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case
-from infrakata.core.grading.runner import failure_line, trace_level, with_values
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
 from infrakata.core.sandbox.trace import TraceLevel

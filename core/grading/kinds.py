@@ -1,24 +1,18 @@
-"""Problem kinds, dispatched from one table: how each kind's problems are found, loaded and run.
+"""Problem kinds, the grading side: how each kind's cases are run (core/catalog/kinds.py is the
+catalogue's side: how its problems are found and what files they have).
 
-native    a folder: problem.toml, reference.py, cases inline or from cases.py, wrong/. Graded case
-          by case against reference outputs computed once per problem version (core/grading/runner.py);
-          stateful when [grading] state names arguments whose state after the call is graded, and
-          with a benchmark when it has a [benchmark] table (core/bench/benchmark.py).
-codestar  a codestar judge's JSON file, whose test_code drives the solution (core/grading/codestar.py).
-
-A new kind is this module's business alone: a source type for the fields only its problems have,
-a class with the table's methods, and its entry in KINDS. Nothing else dispatches on the kind.
+native    graded case by case against reference outputs computed once per problem version
+          (core/grading/runner.py).
+codestar  the codestar judge's test_code drives the solution (core/grading/codestar.py).
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.grading import codestar
 
 if TYPE_CHECKING:
     from infrakata.core.grading.results import CaseResult
@@ -26,58 +20,7 @@ if TYPE_CHECKING:
     from infrakata.core.sandbox.pool import CancelToken
 
 
-@dataclass(frozen=True)
-class NativeSource:
-    """What only a native problem has: its folder (problem.toml, reference.py, cases.py, wrong/) and
-    its inline [[cases]]."""
-
-    folder: Path
-    inline_cases: tuple[Case, ...] = ()
-    model_solution: Path | None = None  # a solution within the kata's rules (problems/FORMAT.md)
-    kind: ClassVar[str] = "native"
-
-    @property
-    def path(self) -> Path:
-        return self.folder
-
-
-@dataclass(frozen=True)
-class CodestarSource:
-    """What only a codestar problem has: its JSON file, and the test_code that drives a solution."""
-
-    path: Path
-    test_code: str
-    kind: ClassVar[str] = "codestar"
-
-    @property
-    def folder(self) -> Path:
-        return self.path.parent
-
-
-def defined_functions(path: Path) -> set[str]:
-    """The functions a module defines at its top level, read without running it (an absent or broken
-    file defines none: loading it says why)."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return set()
-    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-
-
-class ProblemKind(Protocol):
-    name: str
-    looks_like: str  # for "not a problem" messages
-    vocabulary_tags: bool  # whether its tags must come from the catalogue's vocabulary (problems/tags.toml)
-
-    def defines(self, path: Path) -> bool:
-        """Whether `path` is one problem of this kind."""
-
-    def problems_in(self, folder: Path) -> list[Path]:
-        """The problems of this kind directly in a folder."""
-
-    def load(self, path: Path) -> Problem:
-        """Raises catalog.ProblemError naming the file, the field and the line."""
-
+class CaseDriver(Protocol):
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
             trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
@@ -93,49 +36,9 @@ class ProblemKind(Protocol):
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        """(module name, file name, source) of problem code a worker loads before the solution (to unpickle
-        inputs); sent as source, since a worker may not read the problem's folder."""
 
-    def reference_filename(self, problem: Problem) -> str:
-        ...
-
-    def wrong_solutions(self, problem: Problem) -> list[Path]:
-        """Solutions the grader must reject with the verdict their header states."""
-
-    def simulation(self, problem: Problem) -> Path | None:
-        """A second, independent reference (the system simulated step by step) that must agree with the
-        first on every case, or None."""
-
-    def model_solution(self, problem: Problem) -> Path | None:
-        """A solution within the kata's rules, graded as a learner's, where the reference itself breaks
-        them (it calls what the kata forbids, or exceeds its memory cap); None: the reference is one."""
-
-    def missing_statement(self, problem: Problem) -> str | None:
-        """What is missing from the problem's statements (English and Chinese), or None."""
-
-    def generates_cases(self, problem: Problem) -> bool:
-        """Whether trusted code makes the cases' inputs (then `kata check-problems` checks they repeat)."""
-
-    def has_fresh_cases(self, problem: Problem) -> bool:
-        """Whether the problem makes a fresh hidden case at every grading (cases.py `fresh(seed)`)."""
-
-
-class Native:
-    name = "native"
-    looks_like = "a folder with problem.toml"
-    vocabulary_tags = True
-
-    def defines(self, path: Path) -> bool:
-        return (path / "problem.toml").is_file() or path.name == "problem.toml"
-
-    def problems_in(self, folder: Path) -> list[Path]:
-        return [p for p in sorted(folder.iterdir()) if (p / "problem.toml").is_file()] if folder.is_dir() else []
-
-    def load(self, path: Path) -> Problem:
-        from infrakata.core.catalog import loading as catalog  # it builds this kind's sources
-
-        return catalog.load_native(path.parent if path.name == "problem.toml" else path)
+class NativeCases:
+    """The runner runs them one by one."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
@@ -147,65 +50,16 @@ class Native:
         return runner.case_inputs(problem)
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
-        fresh = [FRESH_CASE_NAME] if self.has_fresh_cases(problem) else []
+        fresh = [FRESH_CASE_NAME] if kind_of(problem).has_fresh_cases(problem) else []
         return [case.name for case in runner.prepare(problem)] + fresh
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        cases = problem.folder / "cases.py"
-        if not cases.is_file():
-            return ()
-        return ((problem.module_name("cases"), str(cases), cases.read_text(encoding="utf-8")),)
 
-    def reference_filename(self, problem: Problem) -> str:
-        return str(problem.folder / "reference.py")
-
-    def wrong_solutions(self, problem: Problem) -> list[Path]:
-        """wrong/*.py (mistakes) and wrong/cheats/*.py (shortcuts that skip what the kata teaches)."""
-        wrong = problem.folder / "wrong"
-        return sorted([*wrong.glob("*.py"), *(wrong / "cheats").glob("*.py")]) if wrong.is_dir() else []
-
-    def simulation(self, problem: Problem) -> Path | None:
-        path = problem.folder / "simulation.py"
-        return path if path.is_file() else None
-
-    def model_solution(self, problem: Problem) -> Path | None:
-        return problem.source.model_solution if isinstance(problem.source, NativeSource) else None
-
-    def missing_statement(self, problem: Problem) -> str | None:
-        if problem.statement_path is None:
-            return "no statement: README.md is missing"
-        missing = [name for name, pattern in (("## English", r"^##\s*English"), ("## 中文", r"^##\s*中文"))
-                   if not re.search(pattern, problem.statement, re.MULTILINE)]
-        return f"README.md has no {' and no '.join(missing)} section" if missing else None
-
-    def generates_cases(self, problem: Problem) -> bool:
-        return isinstance(problem.source, NativeSource) and not problem.source.inline_cases
-
-    def has_fresh_cases(self, problem: Problem) -> bool:
-        return "fresh" in defined_functions(problem.folder / "cases.py")
-
-
-class Codestar:
-    name = "codestar"
-    looks_like = "a codestar .json file"
-    vocabulary_tags = False  # the judge's own tags, loaded unchanged
-
-    def defines(self, path: Path) -> bool:
-        return path.suffix == ".json" and not path.is_dir()
-
-    def problems_in(self, folder: Path) -> list[Path]:
-        return sorted(folder.glob("*.json")) if folder.is_dir() else []
-
-    def load(self, path: Path) -> Problem:
-        from infrakata.core.catalog import loading as catalog
-
-        return catalog.load_codestar(path)
+class CodestarCases:
+    """test_code runs them, calling the solution through its proxy."""
 
     def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
             entry_line: int | None, values: bool = False, stop_early: bool = False,
             trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
-        from infrakata.core.grading import codestar  # it opens workers, which ask this table for trusted modules
-
         return codestar.run(problem, source, filename, runner.pool, cancel, entry_line, values, trusted)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
@@ -214,33 +68,9 @@ class Codestar:
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
 
-    def reference_filename(self, problem: Problem) -> str:
-        return f"{problem.source_path}:reference_code"
-
-    def wrong_solutions(self, problem: Problem) -> list[Path]:
-        return []
-
-    def simulation(self, problem: Problem) -> Path | None:
-        return None
-
-    def model_solution(self, problem: Problem) -> Path | None:
-        return None
-
-    def missing_statement(self, problem: Problem) -> str | None:
-        return None if problem.statement.strip() else "no statement: description_md is empty"
-
-    def generates_cases(self, problem: Problem) -> bool:
-        return False  # test_code makes them as it runs
-
-    def has_fresh_cases(self, problem: Problem) -> bool:
-        return False  # its format has none: test_code's cases are all it runs
+DRIVERS: dict[str, CaseDriver] = {"native": NativeCases(), "codestar": CodestarCases()}
 
 
-KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar())}
-
-
-def kind_of(problem: Problem) -> ProblemKind:
-    return KINDS[problem.kind]
+def cases_of(problem: Problem) -> CaseDriver:
+    return DRIVERS[problem.kind]

@@ -26,6 +26,7 @@ from infrakata.core.catalog.matching import match_problem
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace
 from infrakata.core.grading.results import GradingError, RunReport
+from infrakata.core.paths import EXAMPLES
 from infrakata.core.progress import store as history
 
 if TYPE_CHECKING:
@@ -33,9 +34,6 @@ if TYPE_CHECKING:
     from infrakata.core.sandbox.pool import CancelToken
 
 
-# The bundled examples (examples/ of a checkout, infrakata/examples/ of an install) are the project's
-# solutions: graded like any file, never recorded as the learner's progress.
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # Editors on Windows may save UTF-8 with a byte order mark; Python runs such files, and so do we.
 BYTE_ORDER_MARK = "\ufeff"
 

@@ -18,12 +18,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from infrakata.core import values
+from infrakata.core.catalog.kinds import NativeSource, kind_of
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
-from infrakata.core.grading.kinds import NativeSource, kind_of
+from infrakata.core.grading.kinds import cases_of
+from infrakata.core.grading.recorded import ArgKey, failure_line, trace_level, with_values
 from infrakata.core.grading.results import (
     CaseResult,
     GradingError,
@@ -43,7 +44,6 @@ from infrakata.core.sandbox.wire import sanitize, snapshot
 # A problem's trusted modules are loaded into this process's sys.modules under fixed names: one
 # preparation at a time, whichever thread asks (the server's runs, batch grading's threads).
 _PREPARING = threading.Lock()
-ArgKey = int | str  # an argument by position or by keyword
 
 
 @dataclass
@@ -192,9 +192,9 @@ class Runner:
         if report.findings:
             report.verdict = "syntax_error" if report.findings[0].code == "syntax-error" else "forbidden"
             report.cases = [CaseResult(i, name, "skipped", message=f"not run: {verdict_words(report.verdict)}")
-                            for i, name in enumerate(kind_of(problem).case_names(self, problem), 1)]
+                            for i, name in enumerate(cases_of(problem).case_names(self, problem), 1)]
         else:
-            report.cases, report.output = kind_of(problem).run(self, problem, source, filename, cancel,
+            report.cases, report.output = cases_of(problem).run(self, problem, source, filename, cancel,
                                                                report.entry_line, values, stop_early, trusted,
                                                                fresh_seed)
             report.cancelled = cancel is not None and cancel.cancelled
@@ -296,34 +296,6 @@ def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, a
         raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
                            f"{type(error).__name__}: {error}") from error
     return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
-
-
-def trace_level(values: bool) -> TraceLevel:
-    """What a solution's call records: always the line that returned its output and the lines that
-    wrote its graded arguments; the values too when they are wanted."""
-    return "values" if values else "lines"
-
-
-def failure_line(outcome: CallResult, key: ArgKey | None, entry_line: int | None) -> int | None:
-    """Where a wrong output shows: the line that returned it, or for a graded argument the line that
-    last wrote it; the entry point's `def` where that was not seen."""
-    recording = outcome.recording
-    line = None if recording is None else recording.line if key is None else recording.write_line(key)
-    return line or entry_line
-
-
-def with_values(result: CaseResult, outcome: CallResult, level: TraceLevel, name: str = "",
-                check: Comparison | None = None, actual: Any = None, expected: Any = None) -> CaseResult:
-    """A case recorded with its values: those of its arguments and locals and, for a wrong output
-    (`check`, of the output or argument `name`), that output beside the expected one on its line."""
-    if level != "values":
-        return result
-    if outcome.recording is not None:
-        result.values = list(outcome.recording.values)
-    if check is not None and result.line is not None:
-        result.values.append(values.output(result.line, name, check.where or name, check.actual or "",
-                                           check.expected or "", check.message, actual, expected))
-    return result
 
 
 def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from infrakata.core.catalog.loading import BUNDLED, ProblemError, expected_verdict
+from infrakata.core.catalog.kinds import kind_of
+from infrakata.core.catalog.loading import ProblemError, expected_verdict
 from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.catalog.statement import bilingual_gaps, sections
 from infrakata.core.grading.compare import Tolerance, compare
-from infrakata.core.grading.kinds import kind_of
 from infrakata.core.grading.results import VERDICTS, GradingError
+from infrakata.core.paths import BUNDLED
 from infrakata.core.progress.learning import course_order
 
 if sys.version_info >= (3, 11):

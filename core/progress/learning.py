@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
-from infrakata.core.grading.kinds import kind_of
 from infrakata.core.progress import store as history
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,

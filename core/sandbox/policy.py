@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from infrakata.core.paths import BUNDLED
+
 # -- files ------------------------------------------------------------------------------------------
 
 # Access classes, mapped to Landlock's rights in landlock.py. LIST: a folder's names only, for a folder
@@ -78,8 +80,6 @@ def answers() -> list[Path]:
     """What holds answers and sits where a worker's packages are: the bundled catalogue (references,
     editorials, wrong solutions), the bundled examples (solved katas) and our own kernels (the Triton
     katas solved, and their bytecode)."""
-    from infrakata.core.catalog.loading import BUNDLED
-
     found = [BUNDLED.resolve()]
     for package in ("infrakata.problems", "infrakata.examples"):
         folder = _package_folder(package)

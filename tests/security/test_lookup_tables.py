@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import FRESH_CASE_NAME
-from infrakata.core.grading.kinds import kind_of
 
 KATA = Path(sys.executable).with_name("kata")
 

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from infrakata.core.batch.grader import Grader, Submission
+from infrakata.core.batch.grader import Grader
+from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
 from infrakata.core.grading.pipeline import CannotGrade, Grading

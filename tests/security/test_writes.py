@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from infrakata.core.batch.grader import collect, verified
+from infrakata.core.batch.results import verified
+from infrakata.core.batch.submissions import collect
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.progress import store as history
 
@@ -98,7 +99,7 @@ def test_resume_and_the_leaderboard_trust_only_the_graders_lines(tmp_path):
 
 
 def _key() -> bytes:
-    from infrakata.core.batch.grader import results_key
+    from infrakata.core.batch.results import results_key
 
     return results_key()
 

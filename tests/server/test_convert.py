@@ -9,10 +9,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from infrakata.core.catalog.loading import BUNDLED, load_problem
+from infrakata.core.catalog.loading import load_problem
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.grading import static
 from infrakata.core.grading.results import CaseResult, Finding, RunReport
+from infrakata.core.paths import BUNDLED
 from infrakata.server import convert
 from lsprotocol import types
 from pygls.uris import from_fs_path
