@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/timeout_latency.py [--repeat 3]
 
 A run stops at its first time-limit failure, so the verdict should come within the limit plus the
-worker's start (issue: an infinite loop reported within 5 s), whatever the number of cases.
+worker's start (the aim: an infinite loop reported within 5 s), whatever the number of cases.
 """
 
 from __future__ import annotations

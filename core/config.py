@@ -6,7 +6,7 @@ An invalid value is a warning naming the file (or setting) and the fix; the defa
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -31,19 +31,38 @@ class Settings:
     inline_values: bool = True  # the first failing case's values beside the code (inlay hints, hover)
 
 
-# Settings field -> (its key in kata.toml or [tool.kata], its editor key, check, what a valid value is).
-_FIELDS: dict[str, tuple[str, str, Any, str]] = {
-    "grade_on": ("grade_on", "gradeOn", lambda v: v in GRADE_ON, '"save" or "type"'),
-    "debounce_ms": ("debounce_ms", "debounceMs", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-                    "an integer >= 0 (milliseconds)"),
-    "problem_paths": ("problems", "problemPaths", lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
-                      "a list of paths"),
-    "watch_files": ("watch_files", "watchFiles", lambda v: isinstance(v, bool), "true or false"),
-    "file_map": ("files", "fileMap", lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()),
-                 'a table of "glob" = "slug"'),
-    "isolation": ("isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"'),
-    "inline_values": ("inline_values", "inlineValues", lambda v: isinstance(v, bool), "true or false"),
-}
+@dataclass(frozen=True)
+class Setting:
+    """One setting, as every client spells it: the one schema the VS Code extension's package.json and
+    settings.ts are checked against (tests/test_one_home.py)."""
+
+    name: str  # in Settings, where its default is
+    toml_key: str  # in kata.toml or [tool.kata]
+    editor_key: str  # in an editor's `infrakata` settings (camelCase)
+    check: Callable[[Any], bool]
+    expect: str  # what a valid value is, for messages
+    choices: tuple[str, ...] = ()
+    # The VS Code extension offers it. The file map is a workspace's (kata.toml, shared with the terminal);
+    # an LSP client may still send it.
+    in_vscode: bool = True
+
+
+def _is_delay(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+SCHEMA: tuple[Setting, ...] = (
+    Setting("grade_on", "grade_on", "gradeOn", lambda v: v in GRADE_ON, '"save" or "type"', GRADE_ON),
+    Setting("debounce_ms", "debounce_ms", "debounceMs", _is_delay, "an integer >= 0 (milliseconds)"),
+    Setting("problem_paths", "problems", "problemPaths",
+            lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), "a list of paths"),
+    Setting("watch_files", "watch_files", "watchFiles", lambda v: isinstance(v, bool), "true or false"),
+    Setting("file_map", "files", "fileMap",
+            lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()), 'a table of "glob" = "slug"',
+            in_vscode=False),
+    Setting("isolation", "isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"', ISOLATION),
+    Setting("inline_values", "inline_values", "inlineValues", lambda v: isinstance(v, bool), "true or false"),
+)
 
 
 def find_workspace(start: Path) -> Path | None:
@@ -86,15 +105,15 @@ def _apply(settings: Settings, values: Mapping[str, Any], source: str, editor: b
            warnings: list[str]) -> Settings:
     changes: dict[str, Any] = {}
     # Messages name a setting as the user wrote it.
-    known = {(editor_key if editor else toml_key): key for key, (toml_key, editor_key, _, _) in _FIELDS.items()}
+    known = {(setting.editor_key if editor else setting.toml_key): setting for setting in SCHEMA}
     for name, value in values.items():
-        key = known.get(name)
-        if key is None:
+        setting = known.get(name)
+        if setting is None:
             warnings.append(f"{source}: unknown setting '{name}' ignored (known: {', '.join(sorted(known))})")
             continue
-        _, _, check, expect = _FIELDS[key]
-        if not check(value):
-            warnings.append(f"{source}: '{name}' must be {expect}, got {value!r}; using the default "
+        key = setting.name
+        if not setting.check(value):
+            warnings.append(f"{source}: '{name}' must be {setting.expect}, got {value!r}; using the default "
                             f"{getattr(Settings(), key)!r}")
             continue
         if key == "problem_paths":

@@ -56,6 +56,9 @@ class DocumentState:
 
 
 class KataServer(LanguageServer):
+    """The language server: its settings, catalogue and warm pool, each open document's state, and
+    one grading at a time per document (the features in server/ call core through it)."""
+
     def __init__(self) -> None:
         from infrakata.server import __version__
 

@@ -1,4 +1,4 @@
-"""Rough edges a new user met in the terminal (issue 10): each test failed before its fix."""
+"""Rough edges a new user met in the terminal: each test failed before its fix."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A newcomer's first afternoon (issue 16), through the real `kata` binary: each rough edge they met.
+"""A newcomer's first afternoon, through the real `kata` binary: each rough edge they met.
 Every test has its own per-user store (XDG_DATA_HOME), so progress is the test's own."""
 
 from __future__ import annotations

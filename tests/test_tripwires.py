@@ -94,7 +94,7 @@ def test_the_reference_runs_without_tripwires(runner):
     assert as_learner.verdict == "forbidden"
 
 
-# The katas whose shortcuts used to be accepted with right answers (issue 15's review), now refused by a rule.
+# The katas whose shortcuts used to be accepted with right answers (a review's), now refused by a rule.
 RULED = {"logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward", "flash-attention-forward",
          "lora-forward", "fused-row-softmax", "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant"}
 

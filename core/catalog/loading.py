@@ -39,6 +39,9 @@ class ProblemError(Exception):
 
 
 class Catalog:
+    """Every problem found, by slug (the bundled catalogue and any extra paths), and the errors of the
+    ones that could not be loaded, each naming its file and line."""
+
     def __init__(self, problems: dict[str, Problem], errors: list[ProblemError]):
         self.problems = problems
         self.errors = errors

@@ -18,6 +18,7 @@ from infrakata.core.config import Settings
 from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED
 from infrakata.core.grading.pipeline import CannotGrade
 from infrakata.core.grading.report import COULD_NOT_GRADE
+from infrakata.core.grading.results import VERDICTS
 
 
 class Tally:
@@ -53,8 +54,7 @@ class Tally:
         return EXIT_ACCEPTED if self.verdicts["accepted"] == self.total else EXIT_REJECTED
 
 
-VERDICT_COLUMNS = ("accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
-                   "forbidden", "syntax_error", "crashed", COULD_NOT_GRADE)
+VERDICT_COLUMNS = (*VERDICTS, COULD_NOT_GRADE)
 SHORT = {"accepted": "ok", "wrong_answer": "WA", "runtime_error": "RE", "time_limit_exceeded": "TLE",
          "memory_limit_exceeded": "MLE", "forbidden": "forbid", "syntax_error": "syntax", "crashed": "crash",
          COULD_NOT_GRADE: "cannot"}

@@ -83,6 +83,9 @@ def _holds_state(value: Any) -> bool:
 
 
 class Runner:
+    """Grades sources against problems over one warm pool: the static checks, the reference's outputs
+    (computed once per problem version and kept), the solution's cases in its worker, the verdict."""
+
     def __init__(self, pool: WorkerPool | None = None):
         self.pool = pool or WorkerPool.shared()
         self._prepared: dict[Path, _Prepared] = {}

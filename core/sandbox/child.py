@@ -246,7 +246,7 @@ def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorI
     entry = module.__dict__.get(spec.entry_point)
     if not callable(entry):
         return None, ErrorInfo("NameError", f"the solution defines no function '{spec.entry_point}' (the entry point)")
-    trace.loaded(spec.source, code, entry, spec.entry_point)  # issue 17: what recording a call needs
+    trace.loaded(spec.source, code, entry, spec.entry_point)  # what recording a call needs
     return entry, None
 
 
@@ -291,7 +291,7 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena:
         args, kwargs, call = (entry, request.payload), {}, target
     else:
         call = entry
-    # issue 17: the returning line, the writes and the values of a call; never inside a harness (the
+    # the returning line, the writes and the values of a call; never inside a harness (the
     # benchmark's timed region).
     recorder = trace.start(request.trace, args, kwargs, request.watch) if request.op == "call" else None
     start = time.perf_counter()

@@ -118,6 +118,9 @@ class Spare:
 
 @dataclass
 class Confinement:
+    """What the zygote prepares once for every worker it forks (the policy's grants, Landlock's ABI, the
+    seccomp program, the answers to keep out of reach), and what the workers' probe found held."""
+
     root: bool = field(default_factory=lambda: os.geteuid() == 0)
     landlock_abi: int = 0
     seccomp_program: bytes | None = None

@@ -99,7 +99,7 @@ class CallResult:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     output: str = ""
-    recording: Recording | None = None  # issue 17: the returning line, the writes, the values (trace.py)
+    recording: Recording | None = None  # the returning line, the writes, the values (trace.py)
     launches: int = 0  # Triton kernels the call launched, as the worker counted them (a teaching guard)
 
 
@@ -142,6 +142,9 @@ def _signal_name(code: int) -> str:
 
 
 class Worker:
+    """One solution's process for one run, handed out by the zygote: its calls, each under a time
+    limit, until it is closed or dies (`state` says which)."""
+
     def __init__(self, pool: WorkerPool, spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float,
                  arena: InputArena | None = None):
         self.pool, self.spec, self.cancel = pool, spec, cancel
@@ -276,7 +279,7 @@ class Worker:
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
         result.time_ms, result.launches = reply.time_ms or result.time_ms, reply.launches
-        result.recording = reply.recording  # issue 17
+        result.recording = reply.recording
         if reply.status == "started":
             result.value = reply.value
             return result

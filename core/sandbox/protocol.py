@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
 from infrakata.core.limits import WorkerLimits
-from infrakata.core.sandbox.trace import Recording, TraceLevel, recording_from_wire, recording_to_wire  # issue 17
+from infrakata.core.sandbox.trace import Recording, TraceLevel, recording_from_wire, recording_to_wire
 
 ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
 ReplyStatus = Literal["started", "ready", "ok", "error"]
@@ -80,8 +80,8 @@ class CallRequest:
     device: str = "cpu"  # where the arguments go before the call
     target: str = ""
     payload: Any = None
-    trace: TraceLevel = "off"  # issue 17: what to record of a "call" (core/sandbox/trace.py); never of a harness
-    watch: tuple[Any, ...] = ()  # issue 17: arguments whose last write is recorded (graded or frozen ones)
+    trace: TraceLevel = "off"  # what to record of a "call" (core/sandbox/trace.py); never of a harness
+    watch: tuple[Any, ...] = ()  # arguments whose last write is recorded (graded or frozen ones)
 
 
 # -- worker -> grader ------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ class Reply:
     error: ErrorInfo | None = None
     time_ms: float = 0.0
     seq: int = 0  # the request's; the spec's replies (started, then ready or error) carry 0
-    recording: Recording | None = None  # issue 17: the returning line, the writes, the values of a call
+    recording: Recording | None = None  # the returning line, the writes, the values of a call
     # Triton kernels the call launched (SolutionSpec.count_launches): the worker's own word, a teaching
     # guard for kernel katas (docs/SECURITY.md), never proof.
     launches: int = 0
@@ -127,7 +127,7 @@ class Started:
 
 
 def reply_to_wire(reply: Reply) -> dict[str, Any]:
-    # issue 17: the recording as one JSON string (trace.recording_to_wire)
+    # the recording as one JSON string (trace.recording_to_wire)
     return {**asdict(replace(reply, recording=None)), "recording": recording_to_wire(reply.recording)}
 
 
@@ -154,7 +154,7 @@ def reply_from_wire(raw: Any) -> Reply:
                "malformed error line")
         error = ErrorInfo(clean_text(error["type"], 200), clean_text(error["message"], MESSAGE_CHARS), error["kind"],
                           error["line"], clean_text(error["traceback"], TRACEBACK_CHARS))
-    try:  # issue 17: types, counts, lengths and line numbers, strings cleaned (core/sandbox/trace.py)
+    try:  # types, counts, lengths and line numbers, strings cleaned (core/sandbox/trace.py)
         recording = recording_from_wire(raw["recording"], clean_text)
     except ValueError as problem:
         raise ProtocolError(str(problem)) from None
