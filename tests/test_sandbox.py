@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from infrakata.core.catalog.loading import Catalog
-from infrakata.core.limits import Limits
+from infrakata.core.limits import Limits, wall_backstop
 from infrakata.core.sandbox.protocol import SolutionSpec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "problems"
@@ -239,9 +239,10 @@ def test_a_run_stops_at_its_first_timeout(runner, probe):
     elapsed = time.monotonic() - started
     assert report.verdict == "time_limit_exceeded"
     assert [c.status for c in report.cases] == ["timeout"] + ["skipped"] * (report.total - 1) and report.total > 2
-    assert report.cases[0].message == "time limit exceeded (1 s)"
+    # On a busy machine the message adds how long the machine kept the solution waiting to run.
+    assert report.cases[0].message.startswith("time limit exceeded (1 s)")
     assert report.cases[1].message == "not run: case 1 exceeded the time limit; a run stops at its first timeout"
-    assert elapsed < probe.time_limit + 3.0
+    assert elapsed < wall_backstop(probe.time_limit) + 3.0  # within one limit's backstop, however busy
 
 
 def test_a_codestar_run_stops_at_its_first_timeout(runner, seeds):
@@ -254,7 +255,7 @@ def test_a_codestar_run_stops_at_its_first_timeout(runner, seeds):
     assert report.verdict == "time_limit_exceeded"
     assert [c.status for c in report.cases] == ["timeout", "skipped", "skipped", "skipped"]
     assert report.cases[3].message == "not run: case 1 exceeded the time limit; a run stops at its first timeout"
-    assert elapsed < problem.time_limit + 3.0
+    assert elapsed < wall_backstop(problem.time_limit) + 3.0
 
 
 def test_a_busy_machine_does_not_decide_a_verdict(probe):
@@ -290,3 +291,44 @@ def test_a_busy_machine_does_not_decide_a_verdict(probe):
         for process in busy:
             process.kill()
             process.wait(10)
+
+
+@pytest.mark.parametrize("piece", [None, 4096], ids=["in one piece", "in pieces, as under load"])
+def test_what_reading_a_request_costs_does_not_depend_on_how_it_arrives(piece):
+    """A worker reads its requests under its memory limit: reading a frame costs about the frame, whether
+    it arrives at once (a quiet machine) or in many small reads (a busy one). Reading in chunks into a
+    growing buffer once cost twice the frame and more under load: lora-forward's reference ran out of its
+    8 MiB on its widest case, on a busy machine only."""
+    import threading
+    import tracemalloc
+
+    from infrakata.core.sandbox.wire import HEADER, read_frame_blocking
+
+    payload = os.urandom(2 << 20)
+    framed = memoryview(HEADER.pack(len(payload)) + payload)  # made before the count starts: the sender's
+    read_end, write_end = os.pipe()
+
+    def send() -> None:
+        # In one piece, the pipe still splits it at its capacity; in pieces, as a preempted writer does,
+        # the reader wakes to a few kilobytes at a time.
+        step = piece or len(framed)
+        for start in range(0, len(framed), step):
+            written = start
+            while written < min(start + step, len(framed)):
+                written += os.write(write_end, framed[written:start + step])
+            if piece and start % (64 * piece) == 0:
+                time.sleep(0.0002)
+        os.close(write_end)
+
+    writer = threading.Thread(target=send)
+    tracemalloc.start()
+    try:
+        writer.start()
+        frame = read_frame_blocking(read_end)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        writer.join(10)
+        os.close(read_end)
+    assert frame == payload
+    assert peak < len(payload) + (256 << 10), f"reading a {len(payload):,}-byte frame peaked at {peak:,} bytes"

@@ -70,12 +70,32 @@ class FrameReader:
         return True
 
 
-def read_frame_blocking(fd: int) -> bytes | None:
-    reader = FrameReader(fd)
-    while (frame := reader.pop()) is None:
-        if not reader.feed():
-            return None
+def read_frame_blocking(fd: int) -> bytearray | None:
+    """The next frame from a blocking descriptor (None at end of file), read into one buffer of the
+    frame's size. A worker reads its requests under its memory limit: what reading costs it must not
+    depend on how the frame arrives (in one piece on a quiet machine, in many under load)."""
+    header = _read_exactly(fd, HEADER.size)
+    if header is None:
+        return None
+    (size,) = HEADER.unpack(header)
+    if size > MAX_FRAME:
+        raise FrameError(f"a frame of {size:,} bytes, more than the {MAX_FRAME:,} a reader allows")
+    frame = _read_exactly(fd, size)
+    if frame is None:
+        raise EOFError(f"the sender closed the pipe {size:,} bytes into a frame")
     return frame
+
+
+def _read_exactly(fd: int, size: int) -> bytearray | None:
+    """`size` bytes, or None at end of file before all of them."""
+    buffer = bytearray(size)
+    view, got = memoryview(buffer), 0
+    while got < size:
+        read = os.readv(fd, [view[got:]])
+        if read == 0:
+            return None
+        got += read
+    return buffer
 
 
 class _TrustedPickler(pickle.Pickler):
@@ -126,7 +146,7 @@ def encode_trusted(obj: Any) -> bytes:
     return buffer.getvalue()
 
 
-def decode_trusted(data: bytes) -> Any:
+def decode_trusted(data: bytes | bytearray) -> Any:
     return _TrustedUnpickler(io.BytesIO(data)).load()
 
 
