@@ -219,7 +219,7 @@ async function drive(page, url, workspace) {
 
   writeSettings(workspace, { 'infrakata.python': python });
   const lens = (text) => editor.locator('.codelens-decoration', { hasText: text });
-  await lens(/kata: run \(7\/7 cases passed\)/).waitFor();
+  await lens(/kata: run \(8\/8 cases passed\)/).waitFor();
   log('restarted with the right Python, graded: accepted');
 
   // Forget the FP32 master weights (8 bytes per parameter, not 12), and save.
@@ -231,7 +231,7 @@ async function drive(page, url, workspace) {
   await page.keyboard.press('Control+S');
   log('saved the wrong solution');
 
-  const failing = lens(/kata: run \([0-6]\/7 cases passed\)/);
+  const failing = lens(/kata: run \([0-7]\/8 cases passed\)/);
   await failing.waitFor();
   log(`lens: ${(await failing.innerText()).replace(/\s+/g, ' ')}`);
 
@@ -241,7 +241,7 @@ async function drive(page, url, workspace) {
   await kataRow.first().waitFor();
   log(`problems panel: ${(await kataRow.first().innerText()).replace(/\s+/g, ' ')}`);
 
-  await status.filter({ hasText: /kata [0-6]\/7/ }).waitFor();
+  await status.filter({ hasText: /kata [0-7]\/8/ }).waitFor();
   log(`status bar: ${await status.innerText()}`);
   mkdirSync(dirname(screenshot), { recursive: true });
   await page.screenshot({ path: screenshot });
@@ -279,8 +279,8 @@ async function drive(page, url, workspace) {
   await page.keyboard.press('Backspace');
   await page.keyboard.type('12');
   await command(page, 'Test: Run All Tests');
-  await lens(/kata: run \(7\/7 cases passed\)/).waitFor();
-  await status.filter({ hasText: /kata 7\/7/ }).waitFor();
+  await lens(/kata: run \(8\/8 cases passed\)/).waitFor();
+  await status.filter({ hasText: /kata 8\/8/ }).waitFor();
   log('ran from the Testing view: accepted');
 
   // Changed settings reach the running server: a new problem folder makes it regrade the
@@ -292,7 +292,7 @@ async function drive(page, url, workspace) {
   await page.keyboard.type('8');
   mkdirSync(join(workspace, 'more-problems'));
   writeSettings(workspace, { 'infrakata.python': python, 'infrakata.problemPaths': ['more-problems'] });
-  await lens(/kata: run \([0-6]\/7 cases passed\)/).waitFor();
+  await lens(/kata: run \([0-7]\/8 cases passed\)/).waitFor();
   log('settings change regraded the buffer: wrong again');
 }
 
