@@ -160,7 +160,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                             "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
                             "only): only a solution without Triton can pass the correctness gate")
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
-    session = _Session(problem, problem.benchmark, pool, cancel, cuda)
+    session = _BenchWorkers(problem, problem.benchmark, pool, cancel, cuda)
     try:
         pool.check_isolation()
         with session, session.open_solution(source, filename) as solution, session.open_reference() as reference:
@@ -229,7 +229,7 @@ def judge_performance(report: BenchReport, gate: Gate | None) -> None:
 
 
 
-class _Session:
+class _BenchWorkers:
     """The two workers of one benchmark: the solution, and the reference (trusted code only)."""
 
     def __init__(self, problem: Problem, benchmark: Benchmark, pool: WorkerPool, cancel: CancelToken | None,
@@ -249,7 +249,7 @@ class _Session:
         self.work: Callable[..., float] = getattr(self.cases, bench.work)
         self.calls = (CPU_WARMUP + 1) * len(bench.correctness_shapes) + (WARMUP + REPS) * len(bench.shapes)
 
-    def __enter__(self) -> _Session:
+    def __enter__(self) -> _BenchWorkers:
         return self
 
     def __exit__(self, *exc: object) -> None:

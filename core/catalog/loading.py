@@ -20,13 +20,14 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 from infrakata.core.catalog.kinds import KINDS, CodestarSource, NativeSource, defined_functions
-from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, Grading, Problem
+from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, GradingRules, Problem
+from infrakata.core.errors import KataError
 from infrakata.core.limits import Limits
 from infrakata.core.paths import BUNDLED
 
 
 @dataclass(frozen=True)
-class ProblemError(Exception):
+class ProblemError(KataError):
     path: Path
     message: str
     field: str | None = None
@@ -291,8 +292,8 @@ def _shared_fields(fields: _Fields, slug: str) -> dict[str, Any]:
     )
 
 
-def _grading(fields: _Fields) -> Grading:
-    return Grading(
+def _grading(fields: _Fields) -> GradingRules:
+    return GradingRules(
         comparison=fields.get("comparison", str, "allclose", lambda v: v in ("allclose", "relative_norm"),
                               '"allclose" or "relative_norm"'),
         tolerance=fields.get("tolerance", float, 4e-5, lambda v: v >= 0, "a number >= 0"),
@@ -381,7 +382,7 @@ def load_codestar(path: Path) -> Problem:
     return Problem(
         **_shared_fields(fields, fields.get("slug", str)),
         source=CodestarSource(path, data["test_code"]),
-        grading=Grading(device="cuda" if _is_kernel_problem(data) else "cpu"),
+        grading=GradingRules(device="cuda" if _is_kernel_problem(data) else "cpu"),
         statement=fields.get("description_md", str, ""),
         reference_source=data["reference_code"],
         starter=fields.get("starter_code", str, ""),

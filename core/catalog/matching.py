@@ -9,13 +9,14 @@ from pathlib import Path
 from infrakata.core.catalog.loading import Catalog, ProblemError
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings
+from infrakata.core.errors import KataError
 from infrakata.core.grading.static import top_level_functions
 
 HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
 HEADER_LINES = 10
 
 
-class NoMatch(LookupError):
+class NoMatch(KataError, LookupError):
     """No problem matches a file; the message says how to make one match."""
 
 

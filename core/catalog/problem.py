@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from infrakata.core.limits import Limits
 
-Comparison = Literal["allclose", "relative_norm"]
+ComparisonKind = Literal["allclose", "relative_norm"]  # how outputs are compared ([grading] comparison)
 # Where a problem's cases run: "cuda" grades on the GPU where there is one (kernel problems), and on
 # the CPU (Triton through its interpreter) where there is none.
 Device = Literal["cpu", "cuda"]
@@ -32,8 +32,10 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Grading:
-    comparison: Comparison = "allclose"
+class GradingRules:
+    """A problem's [grading] table: how its outputs are compared, what state is graded, where it runs."""
+
+    comparison: ComparisonKind = "allclose"
     tolerance: float = 4e-5
     mutable: tuple[str, ...] = ()
     state: tuple[str, ...] = ()
@@ -105,7 +107,7 @@ class Problem:
     rtol: float = 1e-4
     forbidden_modules: tuple[str, ...] = ()
     forbidden_calls: tuple[str, ...] = ()
-    grading: Grading = Grading()
+    grading: GradingRules = GradingRules()
     benchmark: Benchmark | None = None
     statement: str = ""
     statement_path: Path | None = None

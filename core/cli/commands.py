@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import find_workspace, load_settings
-from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED
+from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED, KataError
 from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution
-from infrakata.core.grading.results import GradingError, RunReport
+from infrakata.core.grading.results import RunReport
 from infrakata.core.progress import learning
 from infrakata.core.progress import store as history
-from infrakata.core.progress.learning import LearningError, write_starter
+from infrakata.core.progress.learning import write_starter
 from rich.console import Console
 from rich.markup import escape
 
@@ -192,20 +192,14 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_start(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
-    try:
-        target = write_starter(problem, Path(args.dir))
-    except LearningError as error:
-        raise CannotGrade(str(error)) from None
+    target = write_starter(problem, Path(args.dir))
     print(f"wrote {target}\nnext: edit it, then `kata run {target}` (or `kata watch {target.parent}`)")
     return 0
 
 
 def cmd_reset(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
-    try:
-        target = learning.starter_target(problem, Path(args.dir))
-    except LearningError as error:
-        raise CannotGrade(str(error)) from None
+    target = learning.starter_target(problem, Path(args.dir))
     if target.exists():
         _check_belongs(ctx, problem, target)
         if not args.yes:
@@ -216,10 +210,7 @@ def cmd_reset(ctx: Context, args: argparse.Namespace) -> int:
             if answer.strip().lower() not in ("y", "yes"):
                 print("nothing changed")
                 return EXIT_REJECTED
-    try:
-        target, backup = learning.reset(problem, target)
-    except LearningError as error:
-        raise CannotGrade(str(error)) from None
+    target, backup = learning.reset(problem, target)
     kept = f" (your version is in {backup})" if backup else ""
     print(f"wrote the starter to {target}{kept}\nnext: `kata run {target}`")
     return 0
@@ -243,10 +234,7 @@ def _check_belongs(ctx: Context, problem: Problem, target: Path) -> None:
 
 def cmd_hint(ctx: Context, args: argparse.Namespace) -> int:
     problem = ctx.problem_for(Path("."), "", args.slug)
-    try:
-        shown = learning.hints(problem, ctx.workspace, args.n)
-    except LearningError as error:
-        raise CannotGrade(str(error)) from None
+    shown = learning.hints(problem, ctx.workspace, args.n)
     console = Console(highlight=False)
     for hint in shown:
         console.print(f"[bold]hint {hint.tier}/{hint.total}[/]  {escape(hint.text)}")
@@ -616,7 +604,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.serve_args = extra
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    from infrakata.core.sandbox.pool import SandboxUnavailable
 
     try:
         if args.command in ("run", "bench"):
@@ -635,12 +622,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             ctx.pool()  # held to the isolation asked for before anything is graded
         handler: Callable[[Context, argparse.Namespace], int] = args.handler
         return handler(ctx, args)
-    except (CannotGrade, GradingError, SandboxUnavailable) as error:
+    except KataError as error:
         if args.command == "run" and args.json:  # a consumer of the JSON reads why on stdout too
             from infrakata.core.grading.report import could_not_grade_to_dict
 
             problem = error.problem if isinstance(error, CannotGrade) else None
             print(json.dumps(could_not_grade_to_dict(args.file, problem, str(error)), ensure_ascii=False))
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]kata:[/] {escape(str(error))}")
-        return EXIT_CANNOT_GRADE
+        return error.exit_code
 

@@ -36,7 +36,7 @@ class Cancelled(BaseException):
     """Stops test_code for a newer run; a BaseException so `except Exception` in test_code lets it through."""
 
 
-class _Session:
+class _TestCodeRun:
     """The solution side of one test_code run: its calls (workers.SolutionCalls), the comparisons
     test_code makes, both kept per case until test_code records it."""
 
@@ -71,7 +71,7 @@ class _Session:
 class _CaseLog(list[Any]):
     """`cases_results`: each appended dict also takes the calls and comparisons made for it."""
 
-    def __init__(self, session: _Session):
+    def __init__(self, session: _TestCodeRun):
         super().__init__()
         self.session = session
         # per case: its calls, its comparisons, what its calls recorded
@@ -114,7 +114,7 @@ def _reference_here(problem: Problem) -> Any:
 def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelToken | None,
          entry_line: int | None, device: str, ref_obj: Any, values: bool) -> tuple[list[CaseResult], str]:
     solution = SolutionCalls(pool, problem, spec, device, cancel)
-    session = _Session(solution, values)
+    session = _TestCodeRun(solution, values)
     log = _CaseLog(session)
     harness = {
         "__name__": f"codestar_test_{problem.slug.replace('-', '_')}",

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 import torch
+from infrakata.core.catalog.problem import ComparisonKind
 from infrakata.core.sandbox.wire import REFUSED
 
 
@@ -39,7 +40,7 @@ class Comparison:
 class Tolerance:
     atol: float = 1e-4
     rtol: float = 1e-4
-    mode: str = "allclose"  # or "relative_norm"
+    mode: ComparisonKind = "allclose"
     norm_tolerance: float = 4e-5
     exact_types: bool = False  # a Python number is then not a 0-dim tensor, nor an int a float
 

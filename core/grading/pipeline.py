@@ -25,6 +25,7 @@ from infrakata.core.catalog.loading import Catalog, ProblemError
 from infrakata.core.catalog.matching import match_problem
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace
+from infrakata.core.errors import KataError
 from infrakata.core.grading.results import GradingError, RunReport
 from infrakata.core.paths import EXAMPLES
 from infrakata.core.progress import store as history
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 BYTE_ORDER_MARK = "\ufeff"
 
 
-class CannotGrade(Exception):
+class CannotGrade(KataError):
     """The file could not be graded: the message says why and what to do. `problem`: the slug of the
     problem it was to be graded against, when that much was found."""
 

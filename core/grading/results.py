@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
+from infrakata.core.errors import KataError
 from infrakata.core.values import InlineValue
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ VERDICT_OF_STATUS: dict[CaseStatus, Verdict] = {
 }
 
 
-class GradingError(Exception):
+class GradingError(KataError):
     """The problem itself could not be graded (a broken reference, cases or test_code)."""
 
 

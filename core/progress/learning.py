@@ -13,6 +13,7 @@ from pathlib import Path
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
+from infrakata.core.errors import KataError
 from infrakata.core.progress import store as history
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
@@ -21,7 +22,7 @@ AREA_ORDER = ("warm-up", "memory", "compute", "training", "parallel", "quantizat
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
-class LearningError(Exception):
+class LearningError(KataError):
     """What the learner asked for cannot be done; the message says why and what to do."""
 
 

@@ -28,8 +28,9 @@ import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Literal
 
+from infrakata.core.errors import KataError
 from infrakata.core.limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, wall_backstop
 from infrakata.core.sandbox import kernel_cache, procfs
 from infrakata.core.sandbox.gpu import compute_mode_problem
@@ -82,7 +83,7 @@ ZYGOTE_ENVIRONMENT = {
 }
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(KataError, RuntimeError):
     """Grading cannot run on this platform, the zygote could not start, or (isolation "strict") a layer
     of the sandbox is missing."""
 
@@ -141,6 +142,11 @@ def _signal_name(code: int) -> str:
         return f"signal {-code}"
 
 
+# A worker's life: starting (forked, loading the solution), ready (between calls), busy (in a call),
+# errored (the solution failed to load: every call answers that error), exited (its process is gone).
+WorkerState = Literal["starting", "ready", "busy", "errored", "exited"]
+
+
 class Worker:
     """One solution's process for one run, handed out by the zygote: its calls, each under a time
     limit, until it is closed or dies (`state` says which)."""
@@ -148,7 +154,7 @@ class Worker:
     def __init__(self, pool: WorkerPool, spec: SolutionSpec, cancel: CancelToken | None, load_timeout: float,
                  arena: InputArena | None = None):
         self.pool, self.spec, self.cancel = pool, spec, cancel
-        self.state = "starting"
+        self.state: WorkerState = "starting"
         self.load_error: ErrorInfo | None = None
         self.exit_code: int | None = None
         self.layers: tuple[Layer, ...] = ()  # what confines it, as it said before the solution ran
@@ -178,7 +184,8 @@ class Worker:
         if ready.status == "ready":
             self.state = "ready"
         else:
-            self.state = "errored" if self.state != "exited" else "exited"
+            if not self.exited():  # its process may have gone while it loaded
+                self.state = "errored"
             self.load_error = ready.error or ErrorInfo("Crashed", "the worker did not start", "crashed")
         log.debug("worker %s: %s", self.pid, self.state)
 
@@ -206,6 +213,9 @@ class Worker:
     @property
     def alive(self) -> bool:
         return self.state in ("ready", "errored")
+
+    def exited(self) -> bool:
+        return self.state == "exited"
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
              timeout: float, device: str = "cpu", trace: TraceLevel = "off",
