@@ -12,7 +12,7 @@ import pytest
 from infrakata.core.catalog.loading import Catalog
 
 REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
+DOCS = REPO / "docs"
 
 
 def tracked(*patterns: str) -> list[Path]:
@@ -49,23 +49,23 @@ def test_no_registry_install_is_suggested():
         assert registry is None, f"{doc.relative_to(REPO)}: {registry.group(0)}"
 
 
-def test_every_kernel_problem_is_in_the_readme_and_the_gpu_check():
+def test_every_kernel_problem_is_in_the_kernels_page_and_the_gpu_check():
     kernels = [p.slug for p in Catalog.load().problems.values() if p.category == "Kernels"]
     assert len(kernels) >= 5
-    readme = README.read_text(encoding="utf-8")
-    section = readme[readme.index("## Kernels and the CUDA benchmark"):]
+    page = (DOCS / "KERNELS.md").read_text(encoding="utf-8")
+    section = page[page.index("# Kernels and the CUDA benchmark"):]
     gpu_check = (REPO / "benchmarks" / "gpu_check.sh").read_text()
     default = re.search(r'PROBLEMS="\$\{KATA_PROBLEMS:-([^}]*)\}"', gpu_check).group(1).split()
     for slug in kernels:
-        assert f"`{slug}`" in section, f"{slug} is missing from the README's kernel list"
+        assert f"`{slug}`" in section, f"{slug} is missing from docs/KERNELS.md's kernel list"
         assert re.search(rf"\[{slug}\]=\w+\.py", gpu_check), f"{slug} has no kernel in benchmarks/gpu_check.sh"
         assert slug in default, f"{slug} is not benchmarked by default in benchmarks/gpu_check.sh"
 
 
-def test_the_readme_lists_every_command_and_setting_of_the_extension():
+def test_the_editors_page_lists_every_command_and_setting_of_the_extension():
     manifest = json.loads((REPO / "vscode-extension" / "package.json").read_text())
-    readme = README.read_text(encoding="utf-8")
-    section = readme[readme.index("## VS Code"):readme.index("## Neovim")]
+    page = (DOCS / "EDITORS.md").read_text(encoding="utf-8")
+    section = page[page.index("## VS Code"):page.index("## Neovim")]
     for command in manifest["contributes"]["commands"]:
         assert f"*{command['category']}: {command['title']}*" in section or f"*{command['title']}*" in section, \
             command["title"]

@@ -1,4 +1,4 @@
-"""RunReport -> the JSON of `kata run --json` (the contract in README.md) and terminal text."""
+"""RunReport -> the JSON of `kata run --json` (the contract in docs/TERMINAL.md) and terminal text."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@
 // beside the code and their hover; then fixes the buffer and runs it from the Testing view. Writes
 // e2e/out/screenshot.png (the failing state) and e2e/out/inline-values.png (the inline values),
 // ignored by git, so a run leaves the tree clean: copy them over docs/images/vscode-failing-case.png
-// and docs/images/inline-values.png to refresh the README's.
+// and docs/images/inline-values.png to refresh those of README.md and docs/EDITORS.md.
 //
 // One command: `npm run e2e` (after `npm ci`). Needs Debian's chromium, ripgrep, libkrb5-dev
 // and pkg-config; installs code-server into .e2e-cache/ the first time (about a minute).
