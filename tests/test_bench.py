@@ -23,6 +23,7 @@ from infrakata.core.bench import benchmark as bench
 from infrakata.core.bench.benchmark import BenchReport, Rejected, ShapeResult
 from infrakata.core.catalog.loading import Catalog, ProblemError, expected_verdict, load_native
 from infrakata.core.catalog.problem import Gate
+from infrakata.core.cli.bench import format_bench
 from infrakata.core.sandbox.pool import CancelToken
 
 REPO = Path(__file__).resolve().parents[1]
@@ -198,7 +199,7 @@ def test_best_figure_per_problem_and_device_is_kept(tmp_path):
 
 def test_timed_report_as_text_and_json():
     report = _timed_report(3000.0)
-    text = bench.format_bench(report)
+    text = format_bench(report)
     assert "geomean 3000.0 GB/s = 75.0% of the copy roofline 4000.0 GB/s; 7.50x the eager reference" in text
     data = bench.bench_to_dict(report)
     assert (data["fraction_of_roofline"], data["speedup_vs_reference"]) == (0.75, 7.5)
@@ -224,7 +225,7 @@ def test_a_correct_kernel_is_held_to_its_gate(geomean, gate, performance, line):
     report = _timed_report(geomean)
     bench.judge_performance(report, gate)
     assert report.performance == performance and report.accepted == (performance == "accepted")
-    text = bench.format_bench(report).splitlines()
+    text = format_bench(report).splitlines()
     assert text[1] == line  # the verdict first, under the header
     data = bench.bench_to_dict(report)
     assert (data["performance"], data["accepted"], data["correct"]) == (performance, performance == "accepted", True)
@@ -240,14 +241,14 @@ def test_the_gate_is_skipped_without_figures_and_never_judges_a_rejected_run():
     cpu = BenchReport("fused-row-softmax", "sol.py", "GB/s", device="cpu (Triton interpreter)", correct=True)
     bench.judge_performance(cpu, Gate(roofline=0.5))
     assert cpu.performance == "skipped" and cpu.accepted
-    assert "the performance gate (50% of the copy roofline) was skipped: it needs a CUDA GPU" in bench.format_bench(cpu)
+    assert "the performance gate (50% of the copy roofline) was skipped: it needs a CUDA GPU" in format_bench(cpu)
     rejected = BenchReport("fused-row-softmax", "sol.py", "GB/s", correct=False, gate_message="x")
     bench.judge_performance(rejected, Gate(roofline=0.5))
     assert rejected.performance is None and not rejected.accepted
     ungated = _timed_report(10.0)
     bench.judge_performance(ungated, None)
     assert ungated.performance is None and ungated.accepted
-    assert "gate" not in bench.format_bench(ungated).splitlines()[1]
+    assert "gate" not in format_bench(ungated).splitlines()[1]
 
 
 @pytest.mark.parametrize("table,words", [
@@ -281,7 +282,7 @@ def test_cuda_figures_are_plausible(pool, tmp_path):
     assert len([s for s in report.shapes if s.kind == "timed"]) == len(problem.benchmark.shapes)
     assert 0 < report.fraction_of_roofline <= bench.ROOFLINE_SLACK
     assert report.speedup_vs_reference > 1
-    assert report.performance == "accepted", bench.format_bench(report)  # our kernel clears its own gate
+    assert report.performance == "accepted", format_bench(report)  # our kernel clears its own gate
     assert report.best == report.geomean
 
 

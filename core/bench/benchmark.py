@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import sqlite3
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -50,7 +49,7 @@ from infrakata.core.grading.compare import Comparison
 from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, GradingError, error_case
 from infrakata.core.grading.runner import tolerance_of
 from infrakata.core.limits import COPY_TIMEOUT_S
-from infrakata.core.progress import store as history
+from infrakata.core.progress import store
 from infrakata.core.sandbox import procfs
 from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
 
@@ -473,17 +472,6 @@ class SharedFiles:
         self.noted.clear()
 
 
-# -- the reference's times ----------------------------------------------------------------------
-
-REFERENCE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS bench_reference (
-    problem TEXT NOT NULL, version TEXT NOT NULL, device TEXT NOT NULL, shape TEXT NOT NULL, ms REAL NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (problem, version, device, shape)
-);
-"""
-
-
 class ReferenceTimes:
     """The eager reference's best time per timed shape on one device, kept from the first run of this version
     of the problem (its source, its input maker in cases.py, the protocol it is timed by)."""
@@ -494,48 +482,17 @@ class ReferenceTimes:
         digest.update(cases.read_bytes() if cases.is_file() else b"")
         digest.update(f"{WARMUP} {REPS} {SPIN_MS}".encode())
         self.workspace, self.key = workspace, (problem.slug, digest.hexdigest()[:16], device)
-        with _connect(workspace) as db:
-            rows = db.execute("SELECT shape, ms FROM bench_reference WHERE problem = ? AND version = ? AND device = ?",
-                              self.key).fetchall()
-        self.known = {tuple(int(n) for n in shape.split("x")): float(ms) for shape, ms in rows}
+        self.known = store.reference_times(workspace, *self.key)
 
     def record(self, shape: Sequence[int], ms: float) -> None:
         self.known[tuple(shape)] = ms
-        with _connect(self.workspace) as db:
-            db.execute("INSERT OR REPLACE INTO bench_reference VALUES (?, ?, ?, ?, ?, ?)",
-                       (*self.key, "x".join(map(str, shape)), ms, time.time()))
-
-
-# -- bests ------------------------------------------------------------------------------------
-
-BEST_SCHEMA = """
-CREATE TABLE IF NOT EXISTS bench_best (
-    problem TEXT NOT NULL, device TEXT NOT NULL, unit TEXT NOT NULL, geomean REAL NOT NULL,
-    roofline REAL, reference REAL, file TEXT NOT NULL, at REAL NOT NULL,
-    PRIMARY KEY (problem, device)
-);
-"""
-
-
-def _connect(workspace: Path | None) -> sqlite3.Connection:
-    connection = history.connect(workspace)
-    connection.executescript(BEST_SCHEMA + REFERENCE_SCHEMA)
-    return connection
+        store.record_reference_time(self.workspace, *self.key, tuple(shape), ms)
 
 
 def record_best(workspace: Path, report: BenchReport) -> float:
     """Keep the best geomean per problem and device; -> the best after this run."""
-    with _connect(workspace) as db:
-        db.execute("""INSERT INTO bench_best VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                      ON CONFLICT (problem, device) DO UPDATE SET
-                          unit = excluded.unit, geomean = excluded.geomean, roofline = excluded.roofline,
-                          reference = excluded.reference, file = excluded.file, at = excluded.at
-                      WHERE excluded.geomean > bench_best.geomean""",
-                   (report.problem, report.device, report.unit, report.geomean, report.roofline, report.reference,
-                    report.file, time.time()))
-        (best,) = db.execute("SELECT geomean FROM bench_best WHERE problem = ? AND device = ?",
-                             (report.problem, report.device)).fetchone()
-    return float(best)
+    return store.record_bench_best(workspace, report.problem, report.device, report.unit, report.geomean,
+                                   report.roofline, report.reference, report.file)
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -557,45 +514,3 @@ def bench_to_dict(report: BenchReport) -> dict[str, Any]:
         "best_gbps": _round(report.best), "notes": report.notes, "cancelled": report.cancelled,
         "gate": report.gate or None, "performance": report.performance, "accepted": report.accepted,
     }
-
-
-def _or_dash(value: float | None, spec: str) -> str:
-    return "-" if value is None else format(value, spec)
-
-
-def performance_line(report: BenchReport) -> str:
-    """`accepted: 3082.0 GB/s, 78.2% of roofline`, or `correct, below the gate: ...`, with the gate."""
-    figure = f"{report.geomean:.1f} {report.unit}" if report.geomean is not None else "-"
-    if report.fraction_of_roofline is not None:
-        figure += f", {100 * report.fraction_of_roofline:.1f}% of roofline"
-    if report.speedup_vs_reference is not None:
-        figure += f", {report.speedup_vs_reference:.2f}x eager"
-    verdict = "accepted" if report.performance == "accepted" else "correct, below the gate"
-    return f"{verdict}: {figure} (the gate: {report.gate})"
-
-
-def format_bench(report: BenchReport) -> str:
-    unit = report.unit
-    lines = [f"{report.problem}  {report.file}  on {report.device or 'no device'}"]
-    if not report.correct:
-        lines.append(f"rejected: {report.gate_message}")
-    else:
-        if report.performance in ("accepted", "below_gate"):
-            lines.append(performance_line(report))
-        checked = ", ".join(str(s.shape) for s in report.shapes if s.kind == "correctness")
-        lines.append(f"correct: {report.gate_message} ({checked})")
-    timed = [s for s in report.shapes if s.ms is not None]
-    if timed:
-        lines.append(f"  {'shape':<16}{'best ms':>10}{'median ms':>12}{'spread':>10}{unit:>12}{'reference ms':>15}")
-        lines += [f"  {str(s.shape):<16}{s.ms:>10.3f}{_or_dash(s.median_ms, '.3f'):>12}"
-                  f"{'±' + _or_dash(s.stdev_ms, '.3f'):>10}{s.throughput:>12.1f}{s.reference_ms:>15.3f}" for s in timed]
-    if report.geomean is not None:
-        summary = f"geomean {report.geomean:.1f} {unit}"
-        if report.roofline and report.fraction_of_roofline is not None:
-            summary += f" = {100 * report.fraction_of_roofline:.1f}% of the copy roofline {report.roofline:.1f} {unit}"
-        summary += f"; {report.speedup_vs_reference:.2f}x the eager reference ({report.reference:.1f} {unit})"
-        lines.append(summary)
-        if report.best is not None:
-            lines.append(f"best on this device: {report.best:.1f} {unit}")
-    lines += [f"note: {note}" for note in report.notes]
-    return "\n".join(lines)

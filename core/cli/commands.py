@@ -389,7 +389,8 @@ def watched(target: Path) -> tuple[Path, Path | None]:
 
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
-    from infrakata.core.bench.benchmark import bench_to_dict, format_bench, run_benchmark
+    from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
+    from infrakata.core.cli.bench import format_bench
     from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE
 
     path = Path(args.file)

@@ -1,5 +1,5 @@
-"""Attempts, bests and hints seen, in an SQLite file: the workspace's `.kata/history.sqlite` when
-there is a workspace (a kata.toml or [tool.kata]), else the learner's own store,
+"""Attempts, bests, hints seen and the benchmark's figures, in one SQLite file: the workspace's
+`.kata/history.sqlite` when there is a workspace (a kata.toml or [tool.kata]), else the learner's own store,
 `$XDG_DATA_HOME/infrakata/history.sqlite` (`~/.local/share/infrakata/history.sqlite`).
 
 Every function takes the workspace (or None for the per-user store), so progress is recorded
@@ -23,6 +23,16 @@ CREATE TABLE IF NOT EXISTS attempts (
 );
 CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (problem, at);
 CREATE TABLE IF NOT EXISTS hints_seen (problem TEXT PRIMARY KEY, tiers INTEGER NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS bench_best (
+    problem TEXT NOT NULL, device TEXT NOT NULL, unit TEXT NOT NULL, geomean REAL NOT NULL,
+    roofline REAL, reference REAL, file TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (problem, device)
+);
+CREATE TABLE IF NOT EXISTS bench_reference (
+    problem TEXT NOT NULL, version TEXT NOT NULL, device TEXT NOT NULL, shape TEXT NOT NULL, ms REAL NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (problem, version, device, shape)
+);
 """
 
 
@@ -87,3 +97,33 @@ def mark_hints_seen(workspace: Path | None, problem: str, tiers: int) -> None:
     with connect(workspace) as db:
         db.execute("""INSERT INTO hints_seen VALUES (?, ?, ?) ON CONFLICT (problem) DO UPDATE
                       SET tiers = MAX(tiers, excluded.tiers), at = excluded.at""", (problem, tiers, time.time()))
+
+
+def record_bench_best(workspace: Path | None, problem: str, device: str, unit: str, geomean: float | None,
+                      roofline: float | None, reference: float | None, file: str) -> float:
+    """Keep the best benchmark geomean per problem and device; -> the best after this one."""
+    with connect(workspace) as db:
+        db.execute("""INSERT INTO bench_best VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                      ON CONFLICT (problem, device) DO UPDATE SET
+                          unit = excluded.unit, geomean = excluded.geomean, roofline = excluded.roofline,
+                          reference = excluded.reference, file = excluded.file, at = excluded.at
+                      WHERE excluded.geomean > bench_best.geomean""",
+                   (problem, device, unit, geomean, roofline, reference, file, time.time()))
+        (best,) = db.execute("SELECT geomean FROM bench_best WHERE problem = ? AND device = ?",
+                             (problem, device)).fetchone()
+    return float(best)
+
+
+def reference_times(workspace: Path | None, problem: str, version: str, device: str) -> dict[tuple[int, ...], float]:
+    """The eager reference's best time per timed shape, for one version of a problem on one device."""
+    with connect(workspace) as db:
+        rows = db.execute("SELECT shape, ms FROM bench_reference WHERE problem = ? AND version = ? AND device = ?",
+                          (problem, version, device)).fetchall()
+    return {tuple(int(n) for n in shape.split("x")): float(ms) for shape, ms in rows}
+
+
+def record_reference_time(workspace: Path | None, problem: str, version: str, device: str, shape: tuple[int, ...],
+                          ms: float) -> None:
+    with connect(workspace) as db:
+        db.execute("INSERT OR REPLACE INTO bench_reference VALUES (?, ?, ?, ?, ?, ?)",
+                   (problem, version, device, "x".join(map(str, shape)), ms, time.time()))
