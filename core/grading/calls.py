@@ -14,7 +14,7 @@ from infrakata.core.catalog.problem import Problem
 from infrakata.core.grading.results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
 from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, SolutionSpec
-from infrakata.core.sandbox.trace import TraceLevel
+from infrakata.core.sandbox.recording import TraceLevel
 
 if TYPE_CHECKING:
     from infrakata.core.sandbox.arena import InputArena

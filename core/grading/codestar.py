@@ -20,7 +20,7 @@ from infrakata.core.grading.recorded import failure_line, trace_level, with_valu
 from infrakata.core.grading.results import CaseResult, GradingError, error_case
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
-from infrakata.core.sandbox.trace import TraceLevel
+from infrakata.core.sandbox.recording import TraceLevel
 from infrakata.core.sandbox.wire import sanitize
 
 # test_code's calls are not known ahead: the worker's CPU-time backstop allows this many (the wall

@@ -8,9 +8,7 @@ from infrakata.core import values
 from infrakata.core.grading.compare import Comparison
 from infrakata.core.grading.results import CaseResult
 from infrakata.core.sandbox.pool import CallResult
-from infrakata.core.sandbox.trace import TraceLevel
-
-ArgKey = int | str  # an argument by position or by keyword
+from infrakata.core.sandbox.recording import ArgKey, TraceLevel
 
 
 def trace_level(values: bool) -> TraceLevel:

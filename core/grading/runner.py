@@ -24,7 +24,7 @@ from infrakata.core.grading import static
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
 from infrakata.core.grading.kinds import cases_of
-from infrakata.core.grading.recorded import ArgKey, failure_line, trace_level, with_values
+from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import (
     CaseResult,
     GradingError,
@@ -38,7 +38,7 @@ from infrakata.core.grading.results import (
 )
 from infrakata.core.sandbox.arena import InputArena
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
-from infrakata.core.sandbox.trace import TraceLevel
+from infrakata.core.sandbox.recording import ArgKey, TraceLevel
 from infrakata.core.sandbox.wire import sanitize, snapshot
 
 # A problem's trusted modules are loaded into this process's sys.modules under fixed names: one

@@ -57,7 +57,7 @@ from infrakata.core.sandbox.protocol import (
     reply_from_wire,
     started_from_wire,
 )
-from infrakata.core.sandbox.trace import Recording, TraceLevel
+from infrakata.core.sandbox.recording import Recording, TraceLevel
 from infrakata.core.sandbox.wire import (
     FrameError,
     FrameReader,

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
 from infrakata.core.limits import WorkerLimits
-from infrakata.core.sandbox.trace import Recording, TraceLevel, recording_from_wire, recording_to_wire
+from infrakata.core.sandbox.recording import Recording, TraceLevel, recording_from_wire, recording_to_wire
 
 ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
 ReplyStatus = Literal["started", "ready", "ok", "error"]
@@ -127,7 +127,7 @@ class Started:
 
 
 def reply_to_wire(reply: Reply) -> dict[str, Any]:
-    # the recording as one JSON string (trace.recording_to_wire)
+    # the recording as one JSON string (recording.recording_to_wire)
     return {**asdict(replace(reply, recording=None)), "recording": recording_to_wire(reply.recording)}
 
 
@@ -154,7 +154,7 @@ def reply_from_wire(raw: Any) -> Reply:
                "malformed error line")
         error = ErrorInfo(clean_text(error["type"], 200), clean_text(error["message"], MESSAGE_CHARS), error["kind"],
                           error["line"], clean_text(error["traceback"], TRACEBACK_CHARS))
-    try:  # types, counts, lengths and line numbers, strings cleaned (core/sandbox/trace.py)
+    try:  # types, counts, lengths and line numbers, strings cleaned (core/sandbox/recording.py)
         recording = recording_from_wire(raw["recording"], clean_text)
     except ValueError as problem:
         raise ProtocolError(str(problem)) from None

@@ -1,5 +1,6 @@
-"""What a call of the solution shows beyond its output: which line returned it, which line last wrote
-each graded argument, and (asked for) the values of its arguments and of the entry point's locals.
+"""Recording a call of the solution, in its worker: what it shows beyond its output, which line
+returned it, which line last wrote each graded argument, and (asked for) the values of its
+arguments and of the entry point's locals.
 
 The worker (child.py) records each `call` request, never a `harness` one (the benchmark's timed
 region). Only the solution's own code objects are watched: with sys.monitoring (Python 3.12+) the
@@ -18,8 +19,8 @@ Events stop as soon as nothing more is to be seen: the entry point's finished fr
 line and its locals, so a call with no graded argument and no values asked for is traced only until
 its entry point starts. Everything is capped: line events per call (after which no write is
 attributed and no assignment seen), the values per call and the time spent formatting them, and
-each string's length. `recording_from_wire` enforces every cap again on the grader's side, where the
-worker is not trusted once the solution has run. Nothing here reads a file: the source and the code
+each string's length. core/sandbox/recording.py enforces every cap again on the grader's side, where
+the worker is not trusted once the solution has run. Nothing here reads a file: the source and the code
 objects come from the worker's own compilation of the SolutionSpec (`loaded`).
 """
 
@@ -27,36 +28,21 @@ from __future__ import annotations
 
 import ast
 import inspect
-import json
 import sys
 import time
 import types
 from collections.abc import Callable, Hashable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal
 
-from infrakata.core.values import DETAIL_CHARS, LABEL_CHARS, MAX_VALUES, NAME_CHARS, InlineValue, detail, label
+from infrakata.core.sandbox.recording import MAX_LINE, MAX_WRITES, ArgKey, Recording, TraceLevel
+from infrakata.core.values import MAX_VALUES, NAME_CHARS, InlineValue, detail, label
 
-TraceLevel = Literal["off", "lines", "values"]
 MAX_LINE_EVENTS = 20_000  # per call; then nothing more is seen (the finished frame still gives its line)
 FORMAT_BUDGET_S = 0.05  # per call, for formatting values
-MAX_WRITES = 64
-MAX_WIRE_CHARS = 1 << 20  # a recording's JSON; its fields' own caps come to well under this
-MAX_LINE = 10_000_000
 WATCHED_TENSORS = 256  # per argument: beyond this, its writes are not followed
 WATCHED_ITEMS = 256  # a list's or dict's items
-_ArgKey = int | str
-
-
-@dataclass(frozen=True)
-class Recording:
-    line: int | None = None  # the line that returned the output (1-based); None where not seen
-    writes: tuple[tuple[_ArgKey, int], ...] = ()  # (argument, the line that last wrote it)
-    values: tuple[InlineValue, ...] = ()
-
-    def write_line(self, key: _ArgKey) -> int | None:
-        return next((line for k, line in self.writes if k == key), None)
 
 
 # -- the solution, as recording needs it ----------------------------------------------------------
@@ -219,19 +205,19 @@ class Recorder:
     After the call, `finish` reads the entry point's finished frame, which keeps its last line and
     its locals: where nothing else is to be seen, no event follows the entry point's start."""
 
-    def __init__(self, solution: _Solution, level: TraceLevel, watched: list[tuple[_ArgKey, Any]]):
+    def __init__(self, solution: _Solution, level: TraceLevel, watched: list[tuple[ArgKey, Any]]):
         self.solution = solution
         self.with_values = level == "values"
         self.entry: types.FrameType | None = None
         self.line: int | None = None
         self.lines_left = MAX_LINE_EVENTS
         self.current_line: int | None = None  # the solution's line running now, in whatever frame
-        self.watched: list[tuple[_ArgKey, Callable[[], Hashable], Hashable]] = []
+        self.watched: list[tuple[ArgKey, Callable[[], Hashable], Hashable]] = []
         for key, value in watched:
             function = _fingerprint(value)
             if function is not None:
                 self.watched.append((key, function, function()))
-        self.writes: dict[_ArgKey, int] = {}
+        self.writes: dict[ArgKey, int] = {}
         self.assigned: dict[str, int] = {}  # local -> the last line of its last assignment
         self.values: list[InlineValue] = []
         self.format_deadline = 0.0
@@ -445,7 +431,7 @@ class _Monitoring:
 Backend = _Settrace | _Monitoring
 
 
-def start(level: TraceLevel, args: tuple[Any, ...], kwargs: dict[str, Any], watch: tuple[_ArgKey, ...],
+def start(level: TraceLevel, args: tuple[Any, ...], kwargs: dict[str, Any], watch: tuple[ArgKey, ...],
           backend: str = "") -> tuple[Recorder, Backend] | None:
     """Begin recording a call of the loaded solution (None: nothing to record); `watch`: the arguments
     whose last write to record. `backend`: "settrace" or "monitoring" to choose one (tests); by
@@ -473,62 +459,3 @@ def stop(started: tuple[Recorder, Backend] | None) -> Recording | None:
         return recorder.finish()
     except Exception:  # noqa: BLE001
         return None
-
-
-# -- the grader's side -----------------------------------------------------------------------------
-
-def _check(condition: bool, what: str) -> None:
-    if not condition:
-        raise ValueError(f"recording: {what}")
-
-
-def _line(value: Any, what: str) -> int:
-    _check(type(value) is int and 1 <= value <= MAX_LINE, f"{what} is not a line number")
-    return int(value)
-
-
-def _text(value: Any, limit: int, what: str, clean: Callable[[str], str], lines: bool = False) -> str:
-    _check(type(value) is str and len(value) <= limit, f"{what} is not a string of at most {limit} characters")
-    text = clean(value.replace("\t", " "))
-    return text if lines else text.replace("\n", " ")
-
-
-def recording_to_wire(recording: Recording | None) -> str | None:
-    """One JSON string: unpickling it under weights_only costs a fraction of nested tuples and dicts."""
-    return None if recording is None else json.dumps(asdict(recording), ensure_ascii=False)
-
-
-def recording_from_wire(wire: Any, clean: Callable[[str], str]) -> Recording | None:
-    """A worker's recording, validated field by field: its size, then types, counts, lengths, line
-    numbers; every string through `clean` (the protocol's, which escapes control characters and
-    bidirectional overrides), so that an editor shows what it says."""
-    if wire is None:
-        return None
-    _check(type(wire) is str and len(wire) <= MAX_WIRE_CHARS, f"not a string of at most {MAX_WIRE_CHARS} characters")
-    try:
-        raw = json.loads(wire)
-    except (ValueError, RecursionError) as error:
-        raise ValueError(f"recording: not JSON ({type(error).__name__})") from None
-    _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(Recording)}, "not a recording")
-    line = None if raw["line"] is None else _line(raw["line"], "line")
-    writes, values = raw["writes"], raw["values"]
-    _check(isinstance(writes, (tuple, list)) and len(writes) <= MAX_WRITES, "malformed writes")
-    checked_writes = []
-    for write in writes:
-        _check(isinstance(write, (tuple, list)) and len(write) == 2, "malformed write")
-        key = write[0]
-        _check((type(key) is int and 0 <= key < 1024) or (type(key) is str and 0 < len(key) <= NAME_CHARS),
-               "malformed argument key")
-        checked_writes.append((key, _line(write[1], "write line")))
-    _check(isinstance(values, (tuple, list)) and len(values) <= MAX_VALUES, "malformed values")
-    names = {f.name for f in fields(InlineValue)}
-    checked_values = []
-    for value in values:
-        _check(isinstance(value, dict) and set(value) == names, "malformed value")
-        _check(value["kind"] in ("argument", "local"), "unknown value kind")
-        _check(type(value["name"]) is str and value["name"].isidentifier(), "a value's name is not a Python name")
-        checked_values.append(InlineValue(
-            _line(value["line"], "value line"), value["kind"], _text(value["name"], NAME_CHARS, "name", clean),
-            _text(value["label"], LABEL_CHARS, "label", clean),
-            _text(value["detail"], DETAIL_CHARS, "detail", clean, lines=True)))
-    return Recording(line, tuple(checked_writes), tuple(checked_values))
