@@ -17,7 +17,7 @@ def tcp_address(value: str) -> tuple[str, int]:
 
 def serve(tcp: str | None = None) -> None:
     """Serve LSP on stdio, or on TCP at `HOST:PORT`, until the client says exit."""
-    from .server import create_server
+    from .app import create_server
 
     server = create_server()
     try:

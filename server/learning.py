@@ -96,6 +96,8 @@ def offer_next(ls: KataServer, path: Path, problem: Problem, workspace: Path | N
 
 
 def register(server: KataServer) -> None:
+    server.on_accepted.append(lambda path, problem, workspace: offer_next(server, path, problem, workspace))
+
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
     def code_action(ls: KataServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         uri = params.text_document.uri

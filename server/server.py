@@ -3,7 +3,7 @@
 Triggers (didOpen, didSave, debounced didChange, a file changed on disk, the `kata.run` command)
 all call `KataServer.grade`, which runs core's matcher and runner on a thread, one run per
 document (scheduler.py), and publishes the result (convert.py). The LSP features live in their
-own modules and are registered by `create_server`.
+own modules and are registered by `create_server` (server/app.py).
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ class KataServer(LanguageServer):
         self._runner: Runner | None = None
         self._workers_lock = threading.Lock()
         self.scheduler = Scheduler()
+        # Called once a save is accepted (and recorded): with its file, its problem and its workspace.
+        self.on_accepted: list[Callable[[Path, Problem, Path | None], None]] = []
         self.documents: dict[str, DocumentState] = {}
         self._stop_watching: Callable[[], None] | None = None
         self._watched: Path | None = None
@@ -300,9 +302,8 @@ class KataServer(LanguageServer):
             self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version,
                                                        "report": report_to_dict(report)})
             if report.accepted:
-                from .learning import offer_next
-
-                offer_next(self, path, problem, find_workspace(path.parent))
+                for listener in self.on_accepted:
+                    listener(path, problem, find_workspace(path.parent))
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:
         """Publish unless a newer version of the document has already been published."""
@@ -341,11 +342,3 @@ class KataServer(LanguageServer):
         if self.pool is not None:
             self.pool.close()
 
-
-def create_server() -> KataServer:
-    from . import code_lens, commands, configuration, hover, inlay_hints, learning, lifecycle, sync
-
-    server = KataServer()
-    for module in (lifecycle, configuration, sync, code_lens, hover, inlay_hints, commands, learning):
-        module.register(server)
-    return server

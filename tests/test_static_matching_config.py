@@ -114,10 +114,13 @@ def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                 node.body = []
         found = set()
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for node in ast.walk(tree):
-            targets = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-                [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)] \
-                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else []
+            targets = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                base = ".".join(here.split(".")[:len(here.split(".")) - node.level + 1]) if node.level else ""
+                module = ".".join(part for part in (base, node.module) if part)
+                targets = [module, *(f"{module}.{alias.name}" for alias in node.names)]
             for target in targets:
                 while target and target not in modules:
                     target = target.rpartition(".")[0]
@@ -149,10 +152,11 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return circles
 
 
-def test_core_has_no_import_circle():
-    """Each part of core builds on the ones below it; no deferred import hides a circle."""
+@pytest.mark.parametrize("folder,package", [("core", "infrakata.core"), ("server", "infrakata.server")])
+def test_no_import_circle(folder, package):
+    """Each module builds on ones that do not need it back; no deferred import hides a circle."""
     repo = Path(__file__).resolve().parents[1]
-    circles = _circles(_import_graph(repo / "core", "infrakata.core"))
+    circles = _circles(_import_graph(repo / folder, package))
     assert not circles, "\n".join(" -> ".join(circle) for circle in circles)
 
 
@@ -160,4 +164,6 @@ def test_an_import_circle_is_found(tmp_path):
     (tmp_path / "a.py").write_text("def f():\n    from pkg.b import g\n")  # deferred: still a circle
     (tmp_path / "b.py").write_text("from pkg.a import f\n")
     (tmp_path / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import f\n")
-    assert _circles(_import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b", "pkg.a"]]
+    (tmp_path / "d.py").write_text("from . import e\n")  # relative imports count too
+    (tmp_path / "e.py").write_text("from .d import x\n")
+    assert _circles(_import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b", "pkg.a"], ["pkg.d", "pkg.e", "pkg.d"]]
