@@ -20,8 +20,9 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from infrakata.core.batch.rows import ResultRow
 from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
@@ -31,13 +32,13 @@ from infrakata.core.grading.report import could_not_grade_to_dict
 from infrakata.core.grading.results import GradingError
 
 
-def hide_row(result: dict[str, Any]) -> dict[str, Any]:
+def hide_row(result: ResultRow) -> ResultRow:
     """A result line with no expected value in it (`kata grade --hidden`): each case as results.hide_expected
     leaves it, and a rejected benchmark's reason cut to its shape."""
     from infrakata.core.grading.results import CaseResult, hide_expected
 
     cases = [asdict(hide_expected(CaseResult(**case))) for case in result.get("cases") or []]
-    hidden = {**result, "cases": cases}
+    hidden: ResultRow = {**result, "cases": cases}
     bench = result.get("bench")
     if isinstance(bench, dict) and not bench.get("correct"):
         hidden["bench"] = {**bench, "gate_message": "rejected: an output did not match (details hidden)",
@@ -46,14 +47,14 @@ def hide_row(result: dict[str, Any]) -> dict[str, Any]:
     return hidden
 
 
-def could_not_grade(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
+def could_not_grade(submission: Submission, reason: str, problem: str | None = None) -> ResultRow:
     """The line of a submission that could not be graded: `kata run --json`'s could_not_grade object
     with the submission's "id" first. `problem`: the slug, when the problem was found (a name that
     matches none is in the reason, not counted as a problem of its own)."""
-    return {"id": submission.id, **could_not_grade_to_dict(submission.file, problem, reason)}
+    return cast(ResultRow, {"id": submission.id, **could_not_grade_to_dict(submission.file, problem, reason)})
 
 
-def crashed(submission: Submission, reason: str, problem: str | None = None) -> dict[str, Any]:
+def crashed(submission: Submission, reason: str, problem: str | None = None) -> ResultRow:
     """The line of a submission whose grading process itself kept dying (Ray: the actor)."""
     return {**could_not_grade(submission, reason, problem), "verdict": "crashed"}
 
@@ -105,7 +106,7 @@ class Grader:
         with self._lock:
             return source, self._grading().problem_for(Path(submission.file or f"{submission.id}.py"), source)
 
-    def grade(self, submission: Submission) -> dict[str, Any]:
+    def grade(self, submission: Submission) -> ResultRow:
         """One result line; never raises for anything a submission or a problem can do."""
         problem: Problem | None = None
         try:
@@ -117,7 +118,7 @@ class Grader:
             return could_not_grade(submission, f"internal error: {type(error).__name__}: {error}",
                                    problem.slug if problem else None)
 
-    def grade_source(self, submission: Submission, source: str, problem: Problem) -> dict[str, Any]:
+    def grade_source(self, submission: Submission, source: str, problem: Problem) -> ResultRow:
         from infrakata.core.grading.report import report_to_dict
         from infrakata.core.sandbox.pool import SandboxUnavailable
 
@@ -126,7 +127,7 @@ class Grader:
             report = self._grading().run(problem, source, Path(path))
         except SandboxUnavailable as error:
             raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
-        result = {"id": submission.id, **report_to_dict(report)}
+        result = cast(ResultRow, {"id": submission.id, **report_to_dict(report)})
         if self.bench and problem.benchmark is not None and report.accepted:
             result["bench"] = self.benchmark(problem, source, path)
         return result
@@ -142,7 +143,7 @@ class Grader:
 
 
 def run_local(submissions: Iterable[Submission], grader: Grader, jobs: int,
-              on_result: Callable[[dict[str, Any]], None], stop: threading.Event | None = None) -> None:
+              on_result: Callable[[ResultRow], None], stop: threading.Event | None = None) -> None:
     """Grade on `jobs` threads that share the grader's warm pool; `on_result` is called (from those
     threads) as each finishes. `stop` set: no new submission is started."""
     feed = iter(submissions)

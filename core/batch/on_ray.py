@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from infrakata.core.batch.grader import GradeOptions, Grader, could_not_grade, crashed
+from infrakata.core.batch.rows import ResultRow
 from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import find_workspace, load_settings
@@ -57,7 +58,7 @@ class GraderActor:
     def pid(self) -> int:
         return os.getpid()
 
-    def grade(self, submission: dict[str, Any]) -> dict[str, Any]:
+    def grade(self, submission: dict[str, Any]) -> ResultRow:
         return self.grader.grade(Submission.from_dict(submission))
 
 
@@ -131,7 +132,7 @@ class RayGrading:
 
     # -- the loop ---------------------------------------------------------------------------------
 
-    def _prepare(self, submission: Submission) -> _Task | dict[str, Any]:
+    def _prepare(self, submission: Submission) -> _Task | ResultRow:
         """Read and match here: a task for an actor, or the could_not_grade line."""
         try:
             source, problem = self.resolver.resolve(submission)
@@ -143,7 +144,7 @@ class RayGrading:
         gpu = self.options.bench and problem.benchmark is not None and any(s.gpu for s in self.slots)
         return _Task(Submission(id=submission.id, file=submission.file, source=source, problem=ref), gpu)
 
-    def run(self, submissions: Sequence[Submission], on_result: Callable[[dict[str, Any]], None]) -> int:
+    def run(self, submissions: Sequence[Submission], on_result: Callable[[ResultRow], None]) -> int:
         """Grade every submission; `on_result` gets exactly one line per submission. -> how many
         submissions were retried after their actor died."""
         feed = iter(submissions)
@@ -242,7 +243,7 @@ def _death_reason(error: Exception) -> str:
     return f"{type(error).__name__}: {first[:300]}"
 
 
-def run_ray(submissions: Sequence[Submission], options: GradeOptions, on_result: Callable[[dict[str, Any]], None],
+def run_ray(submissions: Sequence[Submission], options: GradeOptions, on_result: Callable[[ResultRow], None],
             err: Any = None, catalog: Catalog | None = None, on_ready: Callable[[], None] | None = None) -> int:
     """`kata grade --ray`: -> how many submissions were retried."""
     grading = RayGrading(options, catalog, err=err)

@@ -8,8 +8,9 @@ import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, cast
 
+from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.grading.report import COULD_NOT_GRADE
 
 
@@ -26,7 +27,7 @@ class ResultsFile:
         self.key = results_key()
         self.unverified = 0  # lines already there that this grader did not sign: graded again
         self.done: set[str] = set()
-        self.previous: list[dict[str, Any]] = []  # slim rows of the lines already there
+        self.previous: list[ResultRow] = []  # slim rows of the lines already there
         self._lock = threading.Lock()
         self._file: IO[str]
         self._temporary = path is None  # without --out the lines go to stdout; this file only sums them up
@@ -60,13 +61,14 @@ class ResultsFile:
                 continue
             if not (isinstance(row, dict) and "id" in row):
                 continue
+            row = cast(ResultRow, row)
             if not signed_by(row, self.key):
                 self.unverified += 1
                 continue
             self.done.add(str(row["id"]))
             self.previous.append(slim(row))
 
-    def write(self, result: dict[str, Any]) -> None:
+    def write(self, result: ResultRow) -> None:
         line = json.dumps(sign(result, self.key), ensure_ascii=False) + "\n"
         with self._lock:
             self._file.write(line)
@@ -75,7 +77,7 @@ class ResultsFile:
                 self.echo.write(line)
                 self.echo.flush()
 
-    def rows(self) -> Iterator[dict[str, Any]]:
+    def rows(self) -> Iterator[ResultRow]:
         with self._lock:
             self._file.flush()
         yield from read_results(self.path)
@@ -93,9 +95,6 @@ class ResultsFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-SIGNATURE = "signature"
 
 
 def results_key() -> bytes:
@@ -118,27 +117,27 @@ def results_key() -> bytes:
         return key
 
 
-def _digest(row: dict[str, Any], key: bytes) -> str:
+def _digest(row: ResultRow, key: bytes) -> str:
     import hashlib
     import hmac
 
-    body = json.dumps({k: v for k, v in row.items() if k != SIGNATURE}, sort_keys=True, ensure_ascii=False)
+    body = json.dumps({k: v for k, v in row.items() if k != "signature"}, sort_keys=True, ensure_ascii=False)
     return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-def sign(row: dict[str, Any], key: bytes) -> dict[str, Any]:
+def sign(row: ResultRow, key: bytes) -> ResultRow:
     """A result line with its signature: what `--resume` and the leaderboard check it wrote it."""
-    return {**row, SIGNATURE: _digest(row, key)}
+    return {**row, "signature": _digest(row, key)}
 
 
-def signed_by(row: dict[str, Any], key: bytes) -> bool:
+def signed_by(row: ResultRow, key: bytes) -> bool:
     import hmac
 
-    signature = row.get(SIGNATURE)
+    signature = row.get("signature")
     return isinstance(signature, str) and hmac.compare_digest(signature, _digest(row, key))
 
 
-def verified(rows: Iterable[dict[str, Any]], key: bytes) -> tuple[list[dict[str, Any]], int]:
+def verified(rows: Iterable[ResultRow], key: bytes) -> tuple[list[ResultRow], int]:
     """The rows signed with `key`, and how many were not (a line appended by anyone but the grader)."""
     kept, dropped = [], 0
     for row in rows:
@@ -149,7 +148,7 @@ def verified(rows: Iterable[dict[str, Any]], key: bytes) -> tuple[list[dict[str,
     return kept, dropped
 
 
-def read_results(path: Path) -> Iterator[dict[str, Any]]:
+def read_results(path: Path) -> Iterator[ResultRow]:
     with Path(path).open(encoding="utf-8") as file:
         for line in file:
             try:
@@ -157,16 +156,16 @@ def read_results(path: Path) -> Iterator[dict[str, Any]]:
             except json.JSONDecodeError:
                 continue
             if isinstance(row, dict):
-                yield row
+                yield cast(ResultRow, row)
 
 
-def slim(result: dict[str, Any]) -> dict[str, Any]:
+def slim(result: ResultRow) -> ResultRow:
     """What the summary keeps of a result (the full lines are in the file)."""
-    return {"id": result.get("id"), "problem": result.get("problem"), "verdict": result.get("verdict"),
+    return {"id": result.get("id", ""), "problem": result.get("problem"), "verdict": result.get("verdict", ""),
             "time_ms": result.get("time_ms") or 0.0}
 
 
-def write_junit(rows: Iterable[dict[str, Any]], path: str | Path, name: str = "kata grade") -> None:
+def write_junit(rows: Iterable[ResultRow], path: str | Path, name: str = "kata grade") -> None:
     """One testsuite per problem, one testcase per submission: accepted passes, could_not_grade is an
     error, any other verdict a failure whose text lists the failing cases."""
     import xml.etree.ElementTree as ET
@@ -217,7 +216,7 @@ def write_junit(rows: Iterable[dict[str, Any]], path: str | Path, name: str = "k
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def bench_figure(row: dict[str, Any]) -> float | None:
+def bench_figure(row: ResultRow) -> float | None:
     bench = row.get("bench")
     if isinstance(bench, dict) and bench.get("correct"):
         value = bench.get("geomean_gbps")
@@ -225,18 +224,18 @@ def bench_figure(row: dict[str, Any]) -> float | None:
     return None
 
 
-def leaderboard(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def leaderboard(rows: Iterable[ResultRow]) -> dict[str, list[RankedEntry]]:
     """Per problem, its submissions best first: accepted before not; then the benchmark's geomean
     (higher first, where there is one); then more cases passed; then less grading time. Lines that
     could not be graded are left out. The last line of an id wins (a results file appended to)."""
-    latest: dict[str, dict[str, Any]] = {}
+    latest: dict[str, ResultRow] = {}
     for row in rows:
         if row.get("verdict") != COULD_NOT_GRADE and row.get("problem"):
             latest[str(row.get("id"))] = row
-    boards: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    boards: dict[str, list[ResultRow]] = defaultdict(list)
     for row in latest.values():
         boards[str(row["problem"])].append(row)
-    ranked = {}
+    ranked: dict[str, list[RankedEntry]] = {}
     for problem in sorted(boards):
         entries = sorted(boards[problem], key=lambda r: (
             r.get("verdict") != "accepted", -(bench_figure(r) or 0.0),

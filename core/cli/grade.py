@@ -12,6 +12,7 @@ from typing import Any
 
 from infrakata.core.batch.grader import GradeOptions, Grader, hide_row, run_local
 from infrakata.core.batch.results import ResultsFile, write_junit
+from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.batch.submissions import collect
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
@@ -33,7 +34,7 @@ class Tally:
         self.retried = 0
         self._lock = threading.Lock()
 
-    def add(self, result: dict[str, Any], resumed: bool = False) -> None:
+    def add(self, result: ResultRow, resumed: bool = False) -> None:
         with self._lock:
             verdict = str(result.get("verdict"))
             self.verdicts[verdict] += 1
@@ -85,7 +86,7 @@ def summary_table(tally: Tally, elapsed_s: float) -> Any:
     return Group(table, Text(caption))
 
 
-def leaderboard_table(ranked: dict[str, list[dict[str, Any]]], top: int | None = None) -> Any:
+def leaderboard_table(ranked: dict[str, list[RankedEntry]], top: int | None = None) -> Any:
     from rich.console import Group
     from rich.table import Table
 
@@ -144,7 +145,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                       TimeRemainingColumn(), console=err, transient=err.is_terminal) as progress:
             task = progress.add_task("grading", total=len(pending), rate="")
 
-            def on_result(result: dict[str, Any]) -> None:
+            def on_result(result: ResultRow) -> None:
                 if options.hidden:
                     result = hide_row(result)
                 results.write(result)
