@@ -1,28 +1,9 @@
-"""Every limit a solution's process runs under, in one place, and the form each takes on the CPU and
-with CUDA.
+"""Every limit a solution's process runs under, in one place, with the form each takes on the CPU and with CUDA.
 
-A problem sets three (problem.toml or the codestar JSON): `time_limit` (seconds per call, on the clock
-below),
-`memory_limit_mb` (host memory a worker may add over its warm start) and `gpu_memory_limit_mb`
-(device memory a worker may hold; CUDA workers only), and may set a fourth, `compile_allowance` (what a
-worker's first call may take beyond the time limit). Everything else derives from them here.
-
-                 CPU worker                               CUDA worker
-  host memory    RLIMIT_AS: the address space at start    resident size, polled by the grader, over
-                 + the limit (set in the child)           the size once CUDA is initialised
-  device memory  -                                        torch's per-process memory fraction
-  time           the grader's clock per call, less what the machine's other work kept the worker waiting to
-                 run (its run-queue time): a verdict does not depend on how busy the machine is; a wall-clock
-                 backstop (WALL_BACKSTOP_*) holds a starved or waiting worker all the same. Over it, killed
-  first call     the time limit (the interpreter          the time limit + COMPILE_ALLOWANCE_S (or the
-  of a worker,   compiles nothing), + the problem's       problem's own): Triton compiles a kernel at
-  and its load   compile_allowance where it sets one      its first launch, into the worker's own cache
-                 A first call that used the allowance passes with a note saying so; over it, its
-                 timeout names both figures. Later calls keep the time limit.
-  CPU time       RLIMIT_CPU: a backstop behind the wall clock, never what decides
-  output         RLIMIT_FSIZE on the printed-output file
-
-RLIMIT_AS cannot apply to a CUDA process: the driver reserves address space by the terabyte.
+A problem sets three (`time_limit`, `memory_limit_mb`, `gpu_memory_limit_mb`) and may set a fourth
+(`compile_allowance`); everything else derives from them here. A call's time is the grader's clock less
+the worker's run-queue time, with a wall-clock backstop (WALL_BACKSTOP_*). The table of every limit and
+its CPU and CUDA forms is in docs/GRADING.md (Limits).
 """
 
 from __future__ import annotations

@@ -1,32 +1,10 @@
 """The kernel throughput benchmark (`kata bench`): the parent side, trusted.
 
-It follows the seed verifier (shared/seeds/quantized_adamw_verifier.py) and adds a roofline:
-
-- Correctness gate first: every correctness shape, with one throwaway call before the checked one
-  (a solution that replays an earlier result fails here). Without CUDA this is all that runs, through
-  the Triton interpreter, and the figures are null.
-- Timed shapes (CUDA): warm-up calls on one throwaway input set, then every repetition on fresh
-  inputs made in the solution's process by the problem's `make_inputs` with their own seed, each
-  call bracketed by CUDA events and a device synchronisation (core/bench/timing.py). The last
-  repetition's output comes back and is checked against the reference run on the same seed.
-- Canonical work from the shape alone (the problem's `work`), the best repetition per shape, the
-  geometric mean over shapes.
-- The device's own copy bandwidth, measured in the same run, is the roofline; a figure above it
-  (beyond a 10% margin: a tuned kernel can edge past torch's copy) is impossible for a memory-bound
-  kernel and rejects the run. The eager reference is timed the same way, for a speedup.
-- The performance gate (`[benchmark.gate]` in problem.toml): a correct kernel is accepted at a
-  fraction of the roofline, or a speedup over the eager reference, and "correct, below the gate"
-  under it. Without CUDA there is no figure to hold to it: the gate is skipped, and said so.
-- A problem whose calls must launch a Triton kernel ([grading] triton_launch) is refused at the
-  first right answer whose call launched none.
-
-The reference, the roofline and the expected outputs come from a second worker that runs only
-trusted code (reference.py, cases.py, benchtime); this process never touches the GPU and never
-unpickles what a worker sends. What the solution's process reports is checked here: the timer
-references benchtime took before the solution loaded, the device times against the host times
-around them and against this process's own clock, and the figures against the roofline.
-
-GB/s is 2**30 bytes per second, as in the seed verifier; TFLOP/s is 1e12 FLOP per second.
+It follows the seed verifier and adds a roofline: a correctness gate first, then the timed shapes, run
+in the solution's worker (core/bench/timing.py), each repetition's output checked in a second worker
+that runs only trusted code; this process never touches the GPU and never unpickles what a worker
+sends, and checks what the solution's process reports. docs/KERNELS.md (The benchmark's method) holds
+each step, what is checked, and the units.
 """
 
 from __future__ import annotations

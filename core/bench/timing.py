@@ -1,24 +1,10 @@
-"""The benchmark's timing code, run in the workers of `core/bench/benchmark.py`: the solution's (time_reps) and
-the reference's, which runs trusted code only (check_reps, copy_bandwidth).
+"""The benchmark's timing code, run in the workers of `core/bench/benchmark.py`.
 
-The sandbox imports this module before it loads the solution (`SolutionSpec.preload`), so the
-references taken here, to the clocks, to the problem's input maker and to what a repetition calls,
-are the real ones even if the solution replaces them later; after timing, every replacement is
-reported and the grader rejects the run. Nothing the solution's process reports is taken on trust:
-the grader checks the device times against its own wall clock and the throughput against the
-device's copy bandwidth, and the reference's worker checks the last output.
-
-The protocol is the seed verifier's: warm-up calls on one throwaway input set (so shape-keyed JIT
-and autotuning caches are not penalised), then every timed repetition on freshly made inputs with
-its own seed, each call bracketed by CUDA events, after an L2 flush and a device synchronisation.
-The seed records its start event behind queued device work (its input generation), so the host's
-side of a call (the Python wrapper, Triton's launch, allocating the outputs) overlaps that work and
-is not timed; here a calibrated device spin of the grader's choosing (`spin_ms`) is queued before
-the start event to the same end, after the synchronisation that keeps repetitions apart.
-The last output stays where it was made: on CUDA only IPC handles to it leave the solution's
-process, and the reference's worker compares it on the GPU with the reference's own output for the
-same inputs. The expected outputs never enter the solution's process, and no gigabytes go through
-a pipe.
+The solution's worker runs time_reps; the reference's, which runs trusted code only, check_reps and
+copy_bandwidth. The sandbox imports this module before it loads the solution (`SolutionSpec.preload`),
+so the references taken here (the clocks, the input maker, what a repetition calls) are the real ones
+even if the solution replaces them later; every replacement is reported and rejects the run. The
+protocol and what is checked: docs/KERNELS.md (The benchmark's method).
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
-"""The one path from a solution file to a recorded report, whoever grades it: `kata run` and
-`kata watch`, the language server, batch grading.
+"""The one path from a solution file to a recorded report, whoever grades it: CLI, language server, batch.
 
-    grading = Grading(catalog, settings, workspace, runner)
-    graded = grading.grade(path, source)                      # match, run, record
-
-or step by step, as the server does so that diagnostics go out before the attempt is written down:
-
-    problem = grading.problem_for(path, source)                # CannotGrade: no problem matches
-    report = grading.run(problem, source, path, cancel=token)  # CannotGrade: the problem is broken
-    warning = grading.record(path, report)                     # None, or why it was not recorded
-
-"Could not grade" (CannotGrade, exit 2) and "graded and not accepted" (a report) never mix.
+`Grading.grade(path, source)` matches, runs and records; the server calls `problem_for`, `run` and
+`record` step by step, so that diagnostics go out before the attempt is written down. "Could not
+grade" (CannotGrade, exit 2) and "graded and not accepted" (a report) never mix. docs/ARCHITECTURE.md
+(step 3) follows a save through it, with the calls.
 """
 
 from __future__ import annotations

@@ -1,24 +1,9 @@
-"""The layers that confine a solution's worker, applied in the worker after its warm imports and
-before the solution loads, and inherited by everything it starts. Each is probed where it is made and
-reported (`kata doctor`); a missing one is said, never silent.
+"""The layers that confine a solution's worker, applied before the solution loads, inherited by all it starts.
 
-    namespaces   PID (the worker's /proc shows its own tree; all of it dies with the worker), network
-                 (none), mount (its own /proc and a private tmpfs), IPC; a user namespace as well
-                 where the grader is not root.
-    privileges   as root, the worker drops to a uid of its own (no limit can be lifted, nothing of
-                 root's written, no other process signalled); it keeps CAP_DAC_READ_SEARCH only where
-                 the interpreter lives in a folder other users cannot enter, and then only with
-                 Landlock confining what it reads.
-    process tree RLIMIT_NPROC on the worker's own uid (or user namespace); the grader polls the tree's
-                 memory (core/sandbox/pool.py); nothing survives the run (the PID namespace, else a
-                 sweep of the worker's uid, else of the orphans the zygote inherits).
-    landlock     what it reads, writes and runs (core/sandbox/policy.py); no TCP; signals and
-                 abstract sockets only within its own sandbox.
-    seccomp      the system calls it is refused.
-
-A Confinement is made once in the zygote (the policy's grants, the compiled seccomp program, what
-the kernel offers) and applied by every spare: `isolate` (namespaces: the spare forks the worker
-proper as the PID namespace's first process and waits for it), then, after CUDA's warm-up, `restrict`.
+A Confinement is made once in the zygote (the policy's grants, the compiled seccomp program, what the
+kernel offers) and applied by every spare: `isolate` (the namespaces), then, after CUDA's warm-up,
+`restrict` (the view, privileges, process tree, Landlock, seccomp). Each layer is probed where it is
+made and reported (`kata doctor`). What each holds: docs/SECURITY.md (The layers).
 """
 
 from __future__ import annotations
@@ -126,7 +111,7 @@ class Confinement:
     seccomp_program: bytes | None = None
     seccomp_error: str = ""
     grants: dict[bool, list[policy.Grant]] = field(default_factory=dict)  # by CUDA, without the private folder
-    read_bypass: bool = False  # keep CAP_DAC_READ_SEARCH after the uid drop (see the module's docstring)
+    read_bypass: bool = False  # keep CAP_DAC_READ_SEARCH after the uid drop (docs/SECURITY.md, The layers: Privileges)
     runtime: Path = Path()
     answers: list[Path] = field(default_factory=list)  # what must stay out of a worker's reach
     answer_samples: list[Path] = field(default_factory=list)  # a file of each, which the probe may not read

@@ -1,20 +1,9 @@
 """Compiled kernels kept between the gradings of one solution file.
 
-A confined worker compiles its Triton kernels into its own private folder (TRITON_CACHE_DIR there),
-which dies with it, so every save would compile the learner's kernels from scratch: on a GPU, seconds
-per save for a kernel unchanged since the last one. Here the grader keeps, per solution file, what
-the workers grading that file compiled, and gives it to the next worker grading the same file:
-
-- at the end of a run, a harness call (`collect`) in the solution's worker returns the cache files it
-  wrote beyond those it was given;
-- the grader keeps them as bytes, never reading or writing them as files itself, within size bounds
-  (`KernelCaches`), keyed by the file and its entry point;
-- the next worker for that file writes them into its own private cache (`restore`) before the
-  solution loads, inside its sandbox.
-
-What the cache holds came from a worker, so it is only ever given back to workers grading the same
-file: the same author's code. A worker that could write a poisoned entry could as well have put the
-same code in its source. Nothing crosses between files, and trusted code never loads any of it.
+A confined worker compiles its Triton kernels into a private folder that dies with it. The grader keeps,
+per solution file, the cache files its workers wrote (`collect`, a harness call), as bytes within size
+bounds (`KernelCaches`), and the next worker grading the same file writes them into its own private
+cache (`restore`) before the solution loads. Why that is safe: docs/SECURITY.md (Compiled kernels).
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """What a solution's worker may touch, as data: the one place to read (and review) the sandbox's policy.
 
-The layers that enforce it (core/sandbox/confine.py) read everything from here:
-
-- Landlock: the folders and files a worker may read (the interpreter, the environment's packages,
-  infrakata's own engine, system libraries, a few device files), where it may write (its private
-  folder only) and, on a CUDA worker, what it may execute (the compilers Triton runs). Landlock only
-  grants, so what a worker must not read (the problem catalogue, our own kernels: the answers) must
-  sit outside every folder granted; where it sits inside one (site-packages, in a wheel install), the
-  folder is granted entry by entry around it (`carve`).
-- seccomp: the system calls a worker is refused, and the errno it gets.
-- The environment a worker keeps: nothing of the grader's (tokens, keys, paths) beyond what running
-  Python, torch and CUDA needs.
+The layers that enforce it (core/sandbox/confine.py) read everything from here: Landlock's grants (what
+a worker may read, write and, on CUDA, execute; `carve` grants a folder entry by entry around what must
+stay unreadable), the system calls seccomp refuses and the errno each gets, and the environment a
+worker keeps. docs/SECURITY.md (The layers) describes each.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
-"""Every message that crosses a process boundary of the sandbox, as frozen dataclasses, with their
-encoding in one place. Both sides import this module and nothing else of each other's.
+"""Every message that crosses a process boundary of the sandbox, as frozen dataclasses, with their encoding.
 
-grader <-> zygote, over a Unix SOCK_SEQPACKET pair (which reads end-of-file at once when either side
-dies), JSON (`encode_event` / `decode_event`):
-    ForkRequest (with three descriptors: the worker's input pipe, its output pipe, its printed-output
-    file); Ready once; Forked per fork; SpareStarted per worker started ahead of need; Exited per
-    exit of a handed-out worker.
-grader -> worker, frames of pickle (the worker trusts its grader): a SolutionSpec, then one
-    CallRequest per call.
-worker -> grader, frames of torch.save read back with torch.load(weights_only=True), so plain data
-    only: one Reply per message (`reply_to_wire` in the worker, `reply_from_wire` in the grader,
-    which validates every field: after the solution's code has run, the worker is untrusted).
-    Started (before any solution code), then ready or error (the solution loaded or not), then one
-    ok or error per call.
+Both sides import this module and nothing else of each other's. grader <-> zygote: JSON events over a
+Unix SOCK_SEQPACKET pair; grader -> worker: frames of pickle (the worker trusts its grader); worker ->
+grader: frames of torch.save read with weights_only=True and validated field by field
+(`reply_from_wire`). Each message and its order: docs/SECURITY.md (The sandbox's messages).
 """
 
 from __future__ import annotations

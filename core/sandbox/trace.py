@@ -1,27 +1,9 @@
-"""Recording a call of the solution, in its worker: what it shows beyond its output, which line
-returned it, which line last wrote each graded argument, and (asked for) the values of its
-arguments and of the entry point's locals.
+"""Recording a call of the solution, in its worker: its returning line, its writes and (asked for) its values.
 
-The worker (child.py) records each `call` request, never a `harness` one (the benchmark's timed
-region). Only the solution's own code objects are watched: with sys.monitoring (Python 3.12+) the
-events are set on those code objects alone; with sys.settrace (before 3.12) the global function
-declines every other frame at its first event. Recorded per call:
-
-- `line`: where the entry point's frame returned (or last yielded) its output;
-- `writes`: for each argument whose state after the call is graded or checked (the request's
-  `watch`), the solution's line that was running when it last changed, where a change can be
-  seen (tensors' version counters, a container's items, a module's or optimizer's tensors);
-- `values` (level "values"): the arguments as the call began, at their parameters' lines, and the
-  entry point's locals as it ended, at the last line of their last executed assignment
-  (core/values.py formats them; its own frames only: a helper's locals are not recorded).
-
-Events stop as soon as nothing more is to be seen: the entry point's finished frame keeps its last
-line and its locals, so a call with no graded argument and no values asked for is traced only until
-its entry point starts. Everything is capped: line events per call (after which no write is
-attributed and no assignment seen), the values per call and the time spent formatting them, and
-each string's length. core/sandbox/recording.py enforces every cap again on the grader's side, where
-the worker is not trusted once the solution has run. Nothing here reads a file: the source and the code
-objects come from the worker's own compilation of the SolutionSpec (`loaded`).
+The worker (child.py) records each `call` request, never a `harness` one, watching only the solution's
+own code objects (sys.monitoring from Python 3.12, sys.settrace before), everything capped;
+core/sandbox/recording.py checks the recording again on the grader's side. What is recorded, when
+events stop, and the caps: docs/GRADING.md (Recording a call).
 """
 
 from __future__ import annotations

@@ -1,30 +1,10 @@
-"""Tripwires: what a kata forbids, refused at run time in the solution's worker, and the Triton kernels
-a call launched, counted.
+"""Tripwires: what a kata forbids, refused at run time in the solution's worker; Triton launches counted.
 
-The static check (core/grading/static.py) sees names as written: `torch.logsumexp(x)`. It cannot see
-`from torch import logsumexp as lse`, `x.logsumexp(...)`, `getattr(torch, name)`, an aliased module,
-or a forbidden function reached through an allowed one (`torch.nn.LogSoftmax` calls
-`F.log_softmax`). A tripwire is on the object itself: every dotted name of the problem's
-`forbidden_calls` that names an object (`torch.logsumexp`, `torch.Tensor.logsumexp`,
-`torch.nn.functional.cross_entropy`, a class such as `torch.optim.AdamW`) is replaced, where it is
-defined, by a function that raises ForbiddenError; every alias the solution makes later is an alias
-of the wire. The error takes the `forbidden` path of core/sandbox/child.py, on the solution's line
-that called it. A name that names no object (`F.softmax`: an alias spelled for the static check) is
-left to the static check; `kata check-problems` reports a dotted name whose module exists but whose
-object does not (a misspelling).
-
-`[grading] autograd = false` replaces the autograd engine that every backward pass runs through
-(`Tensor.backward`, `torch.autograd.grad`, `torch.func`, `torch.autograd.functional`) by one that
-refuses to run. `[grading] triton_launch = true` counts the Triton launches of each call (compiled on
-CUDA, interpreted on the CPU); the count travels with the call's reply.
-
-These are a teaching guard, not a boundary (docs/SECURITY.md): they run in the solution's own process,
-which can reach torch's internals (`torch._C`, `torch.ops.aten`) or undo a patch. They make the
-natural shortcuts fail with a clear verdict; what a kata must prove by construction, it grades by
-construction (a step function, a message log, a memory cap).
-
-Installed once per worker, after the problem's modules and the preload and before the solution loads
-(child.main); never in the reference's worker, whose spec forbids nothing.
+Every dotted name of the problem's `forbidden_calls` that names an object is replaced, where it is
+defined, by a function that raises ForbiddenError, so every alias trips it too; `[grading] autograd =
+false` refuses every backward pass, and `[grading] triton_launch` counts each call's launches.
+Installed once per worker, before the solution loads (child.main). A teaching guard, not a boundary:
+docs/GRADING.md (Tripwires) and docs/SECURITY.md (Teaching guards, not boundaries).
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """Making mutants of a reference: small wrong versions that some case must reject.
 
-Four operators, each a change a learner's copy of the reference could make and still look right:
-- a defaulted parameter pinned to its default (the value a case passes is ignored);
-- a parameter pinned to the value it has in the first case (every case passing the same value,
-  step 137 say, cannot tell a solution that ignores it);
-- a numeric constant perturbed (an int n -> n + 1, a float x -> 2x, 0.0 -> 1.0);
-- an upcast removed (`x.float()`, `x.double()`, `x.to(torch.float32)` -> `x`; a `dtype=torch.float32`
-  or `torch.float64` keyword dropped from an operation). A factory's `dtype=torch.float32` is left
-  alone: float32 is the default there, so dropping it changes nothing by construction.
-
-Each mutant is the whole module, changed at one place and unparsed; its label says where and what
-(`reference.py:4: rmsnorm: parameter eps pinned to its default 1e-6`), and is what a problem names
-to declare a mutant equivalent (problem.toml's `[[mutants.equivalent]]`).
+Four operators, each a change a learner's copy of the reference could make and still look right: a
+defaulted parameter pinned to its default, a parameter pinned to its value in the first case, a numeric
+constant perturbed, an upcast removed. Each mutant is the whole module, changed at one place and
+unparsed; its label says where and what, and is what problem.toml's `[[mutants.equivalent]]` names.
+problems/FORMAT.md (Mutants) describes each operator for authors.
 """
 
 from __future__ import annotations
