@@ -354,7 +354,14 @@ def _place(libc: ctypes.CDLL, root: Path, grant: policy.Grant) -> bool:
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.touch()
-    _mount(libc, real.encode(), target, None, MS_BIND)
+    try:
+        _mount(libc, real.encode(), target, None, MS_BIND)
+    except OSError as error:
+        # In a user namespace the mounts below a folder (/sys's cgroups) are locked to it: it binds only
+        # with them. They keep their own flags; Landlock and their owners' modes keep them from writes.
+        if error.errno != errno.EINVAL:
+            raise
+        _mount(libc, real.encode(), target, None, MS_BIND | MS_REC)
     flags = MS_REMOUNT | MS_BIND | MS_NOSUID
     if grant.access not in (policy.WRITE, policy.DEVICE):
         flags |= MS_RDONLY
