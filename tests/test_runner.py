@@ -151,6 +151,41 @@ def test_an_argument_modified_in_place_is_reported_by_name(runner, tmp_path):
         assert case.line == 3  # `x.zero_()`: the line that wrote it
 
 
+def test_a_failing_case_is_made_again_to_find_the_line_but_counts_once(runner, tmp_path):
+    """The line that wrote a wrong argument is found by making the failed call again, recorded in full:
+    what the solution printed and how long it took are the first call's, said once."""
+    problem = load_problem(write_problem(tmp_path, "frozen-sum-chatty", SUM_REFERENCE, cases=TENSOR_CASES))
+    chatty = "def total(x):\n    print('summing')\n    result = x.sum().clone()\n    x.zero_()\n    return result\n"
+    report = runner.run(problem, chatty, tmp_path / "a.py")
+    assert [(c.status, c.line) for c in report.cases] == [("failed", 4), ("failed", 4)]
+    assert report.output == "summing\n" * 2
+
+
+# Clears its argument on every call, and its second call (the first case's replay) never returns.
+SLOW_AFTER_FIRST_CALL = """
+calls = []
+
+
+def total(x):
+    calls.append(1)
+    while len(calls) == 2:
+        pass
+    result = x.sum().clone()
+    x.zero_()
+    return result
+"""
+
+
+def test_a_replay_that_never_returns_is_stopped_without_stopping_the_run(runner, tmp_path):
+    problem = load_problem(write_problem(tmp_path, "frozen-sum-stalls", SUM_REFERENCE, cases=TENSOR_CASES))
+    report = runner.run(problem, SLOW_AFTER_FIRST_CALL, tmp_path / "a.py")
+    # Each case is judged on its own first call: the replay's timeout is no case's verdict, skips none,
+    # and each case still has a line (the entry point's def: the replay saw nothing).
+    assert [c.status for c in report.cases] == ["failed", "failed"]
+    assert report.verdict == "wrong_answer"
+    assert [c.line for c in report.cases] == [5, 5]
+
+
 def test_an_argument_the_problem_declares_mutable_may_change(runner, tmp_path):
     problem = load_problem(write_problem(tmp_path, "mutable-sum", SUM_REFERENCE, cases=TENSOR_CASES,
                                          toml='[grading]\nmutable = ["x"]\n'))

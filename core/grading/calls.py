@@ -14,7 +14,7 @@ from infrakata.core.catalog.problem import Problem
 from infrakata.core.grading.results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
 from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, SolutionSpec
-from infrakata.core.sandbox.recording import TraceLevel
+from infrakata.core.sandbox.recording import Recording, TraceLevel
 
 if TYPE_CHECKING:
     from infrakata.core.sandbox.arena import InputArena
@@ -107,10 +107,9 @@ class SolutionCalls:
         return self.worker is not None and self.worker.load_error is not None
 
     def call(self, case_id: int, args: tuple[Any, ...], kwargs: dict[str, Any],
-             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines",
-             watch: tuple[int | str, ...] = ()) -> CallResult:
-        """`trace`: what the worker records (core/sandbox/trace.py); `watch`: the arguments whose writes
-        it follows (those graded after the call, and those it may not modify)."""
+             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines") -> CallResult:
+        """`trace`: what the worker records (core/sandbox/trace.py); the writes to its arguments are
+        followed only in a `replay`."""
         if self.cancel is not None and self.cancel.cancelled:
             return CallResult("cancelled", error=ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"))
         if self.timed_out is not None:
@@ -124,7 +123,7 @@ class SolutionCalls:
         if self.worker.load_error is not None:
             return CallResult("error", error=self.worker.load_error)
         first, self._first = self._first, False
-        outcome = self.worker.call(args, kwargs, snapshot=snapshot, device=self.device, trace=trace, watch=watch,
+        outcome = self.worker.call(args, kwargs, snapshot=snapshot, device=self.device, trace=trace,
                                    timeout=self.problem.limits.call_timeout(self.spec.cuda, first))
         self.output.append(outcome.output)
         if first:
@@ -132,6 +131,19 @@ class SolutionCalls:
         if outcome.status == "timeout":
             self.timed_out = case_id
         return outcome
+
+    def replay(self, args: tuple[Any, ...], kwargs: dict[str, Any], trace: TraceLevel,
+               watch: tuple[int | str, ...]) -> Recording | None:
+        """A failed call made again, recorded in full: the lines that wrote its graded arguments and, asked
+        for, its values. Following writes costs an event per line of the solution's, so a case's first
+        call records only its returning line, and only a case that failed is made again. Nothing else of
+        the replay counts: not its output, its time or its verdict, and a replay that exceeds the limit
+        is stopped without stopping the run. None where there is no live worker to ask."""
+        if self.worker is None or not self.worker.alive or (self.cancel is not None and self.cancel.cancelled):
+            return None
+        outcome = self.worker.call(args, kwargs, device=self.device, trace=trace, watch=watch,
+                                   timeout=self.problem.limits.call_timeout(self.spec.cuda, False))
+        return outcome.recording if outcome.status in ("ok", "error") else None
 
     def _judge_first_call(self, case_id: int, outcome: CallResult) -> None:
         """A first call over the time limit: within the compile allowance, a note on its case; over both

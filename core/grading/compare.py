@@ -248,6 +248,9 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
     single = torch.promote_types(expected.dtype, torch.float32)
     if tol.mode == "relative_norm":
         return _compare_norm(actual.to(single), expected.to(single), tol, path)
+    # Equal values (an unchanged argument, an exact answer) need none of the figures' passes below.
+    if actual is expected or torch.equal(actual, expected):
+        return Comparison(True, max_abs_diff=0.0, max_rel_diff=0.0, mismatched=0, elements=elements)
     work = torch.float64 if expected.device.type == "cpu" else single
     a, e = actual.to(work), expected.to(work)
     close = torch.isclose(a, e, rtol=tol.rtol, atol=tol.atol, equal_nan=True)

@@ -36,9 +36,9 @@ from infrakata.core.grading.results import (
     verdict_of,
     verdict_words,
 )
-from infrakata.core.sandbox.arena import InputArena
+from infrakata.core.sandbox.arena import ArenaLayout, InputArena
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
-from infrakata.core.sandbox.recording import ArgKey, TraceLevel
+from infrakata.core.sandbox.recording import ArgKey, Recording, TraceLevel
 from infrakata.core.sandbox.wire import sanitize, snapshot
 
 # A problem's trusted modules are loaded into this process's sys.modules under fixed names: one
@@ -66,6 +66,7 @@ class _Prepared:
     version: tuple[Any, ...]
     cases: list[_Case]
     device: str  # where the cases run
+    layout: ArenaLayout | None = None  # where the cases' unchangeable tensors lie in a run's arena (on the CPU)
 
 
 def _version(problem: Problem) -> tuple[tuple[str, int], ...]:
@@ -210,27 +211,26 @@ class Runner:
                   trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
         """A native problem's cases, against the reference's outputs (core/grading/kinds.py dispatches here)."""
         cases = self.prepare(problem)
-        device = self._prepared[problem.source_path].device
+        prepared = self._prepared[problem.source_path]
+        device = prepared.device
         # The fresh case last, so that a wrong solution's verdict is its fixed cases' (a mutant's run, which
         # stops at its first failure, is judged on those alone: the same every time).
         fresh = None if stop_early else self.fresh_case(problem, fresh_seed)
         cases = cases if fresh is None else [*cases, fresh]
-        spec = solution_spec(problem, source, filename, calls=len(cases), cuda=device == "cuda", trusted=trusted)
+        # Each case's call, and the replay of each that fails (SolutionCalls.replay).
+        spec = solution_spec(problem, source, filename, calls=2 * len(cases), cuda=device == "cuda",
+                             trusted=trusted)
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
         # The unchangeable tensor arguments, in memory this process reads after each call (on the CPU).
-        arena = InputArena.for_cases([{k: _arg(c.args, c.kwargs, k) for k in c.frozen_keys} for c in cases]) \
-            if device == "cpu" else None
+        arena = InputArena.for_layout(self._layout(prepared, fresh)) if device == "cpu" else None
         with SolutionCalls(self.pool, problem, spec, device, cancel, arena) as calls:
             for index, case in enumerate(cases, 1):
                 shared = arena.shared_keys(index - 1) if arena is not None else set()
                 args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
                     else (case.args, case.kwargs)
                 reported = tuple(k for k in case.frozen_keys if k not in shared)
-                # Values are wanted of the first failing case only (none after it), and never of the fresh one.
-                level = trace_level(values and not case.fresh and all(r.status == "passed" for r in results))
-                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, trace=level,
-                                     watch=case.state_keys + case.frozen_keys)
+                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported)
                 if outcome.status == "cancelled":
                     break
                 if arena is not None and outcome.status == "ok":
@@ -238,11 +238,19 @@ class Runner:
                     outcome.state.update({k: case.originals[k] for k in shared})
                     outcome.state.update(arena.after_call(index - 1))
                 if calls.load_failed:
-                    results.append(with_values(error_case(index, case.name, outcome, entry_line), outcome, level))
+                    results.append(error_case(index, case.name, outcome, entry_line))
                     results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
-                results.append(self._judge(problem, index, case, outcome, tolerance, entry_line, level))
+                result, failure = self._judge(problem, index, case, outcome, tolerance)
+                # Values are wanted of the first failing case only (none after it), and never of the fresh one.
+                level = trace_level(values and not case.fresh and all(r.status == "passed" for r in results))
+                replayed = None
+                if failure is not None and not stop_early and outcome.status in ("ok", "error") \
+                        and (level == "values" or failure.graded is not None):
+                    again = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None else (args, kwargs)
+                    replayed = calls.replay(*again, trace=level, watch=case.state_keys + case.frozen_keys)
+                results.append(_placed(result, failure, outcome, replayed, level, entry_line, case.hidden))
                 if results[-1].status == "passed" and spec.count_launches and not outcome.launches:
                     results[-1] = no_launch_case(index, case.name, outcome, entry_line)  # right, but not a kernel
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
@@ -259,35 +267,69 @@ class Runner:
             arena.close()
         return results, "".join(calls.output)
 
-    def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult, tolerance: Tolerance,
-               entry_line: int | None, level: TraceLevel) -> CaseResult:
+    @staticmethod
+    def _layout(prepared: _Prepared, fresh: _Case | None) -> ArenaLayout:
+        """The arena's layout for the prepared cases (made once: their bytes are copied out of the tensors
+        then) and the run's fresh case after them."""
+        with _PREPARING:
+            if prepared.layout is None:
+                prepared.layout = ArenaLayout.for_cases([_frozen(c) for c in prepared.cases])
+        return prepared.layout if fresh is None else ArenaLayout.for_cases([_frozen(fresh)], after=prepared.layout)
+
+    def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult,
+               tolerance: Tolerance) -> tuple[CaseResult, _Failure | None]:
+        """The case's result, its line not yet placed, and what failed (None: it passed)."""
         if outcome.status != "ok":
-            return with_values(error_case(index, case.name, outcome, entry_line), outcome, level)
-        # (the graded argument, or None for the output; the comparison; the actual and expected values)
-        checks: list[tuple[ArgKey | None, Comparison, Any, Any]] = [
-            (None, compare(outcome.value, case.expected, tolerance, names=problem.grading.output_names),
-             outcome.value, case.expected)]
+            return error_case(index, case.name, outcome, None), _Failure(None)
+        checks: list[_Failure] = [
+            _Failure(None, compare(outcome.value, case.expected, tolerance, names=problem.grading.output_names),
+                     outcome.value, case.expected)]
         for key in case.state_keys:
-            checks.append((key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
-                                        root=f"{case.keys[key]} after the call"),
-                           outcome.state.get(key), case.expected_state[key]))
+            checks.append(_Failure(key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
+                                                root=f"{case.keys[key]} after the call"),
+                                   outcome.state.get(key), case.expected_state[key], case.keys[key]))
         exact = Tolerance(atol=0.0, rtol=0.0)
         for key in case.frozen_keys:
             check = compare(outcome.state.get(key), case.originals[key], exact, root=case.keys[key])
             if not check.ok:
                 check.message = (f"argument '{case.keys[key]}' was modified in place, which this problem does not "
                                  f"allow: {check.message}")
-            checks.append((key, check, outcome.state.get(key), case.originals[key]))
-        failed = next((c for c in checks if not c[1].ok), None)
+            checks.append(_Failure(key, check, outcome.state.get(key), case.originals[key], case.keys[key]))
+        failed = next((c for c in checks if c.check is not None and not c.check.ok), None)
         if failed is None:
-            passed = CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0][1].measures())
-            return hide_expected(passed) if case.hidden else passed
-        graded, wrong, actual, expected = failed
-        line = failure_line(outcome, graded, entry_line)
-        result = CaseResult(index, case.name, "failed", outcome.time_ms, wrong.message, line, **wrong.measures())
-        name = "return" if graded is None else case.keys[graded]
-        result = with_values(result, outcome, level, name, wrong, actual, expected)
-        return hide_expected(result) if case.hidden else result
+            assert checks[0].check is not None
+            return CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0].check.measures()), None
+        assert failed.check is not None
+        return CaseResult(index, case.name, "failed", outcome.time_ms, failed.check.message,
+                          **failed.check.measures()), failed
+
+
+@dataclass
+class _Failure:
+    """What made a case fail: its output (`graded` None) or a graded or unchangeable argument, the
+    comparison that said so, and the values compared; an outcome that was no output has no comparison."""
+
+    graded: ArgKey | None
+    check: Comparison | None = None
+    actual: Any = None
+    expected: Any = None
+    name: str = "return"
+
+
+def _placed(result: CaseResult, failure: _Failure | None, outcome: CallResult, replayed: Recording | None,
+            level: TraceLevel, entry_line: int | None, hidden: bool) -> CaseResult:
+    """The case's result on its line, with its values where they were recorded (in the replay, where the
+    case was made again), and its expected values hidden where the case is."""
+    if failure is not None:
+        recorded = outcome if replayed is None else replace(outcome, recording=replayed)
+        if failure.check is None:
+            result.line = result.line or entry_line
+            result = with_values(result, recorded, level)
+        else:
+            result.line = failure_line(recorded, failure.graded, entry_line)
+            result = with_values(result, recorded, level, failure.name, failure.check, failure.actual,
+                                 failure.expected)
+    return hide_expected(result) if hidden else result
 
 
 def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple[Any, ...],
@@ -299,6 +341,10 @@ def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, a
         raise GradingError(f"{problem.slug}: the reference failed on case '{name}': "
                            f"{type(error).__name__}: {error}") from error
     return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
+
+
+def _frozen(case: _Case) -> dict[ArgKey, Any]:
+    return {k: _arg(case.args, case.kwargs, k) for k in case.frozen_keys}
 
 
 def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: ArgKey) -> Any:

@@ -60,29 +60,28 @@ def _shareable_leaf(leaf: Any) -> bool:
     return leaf is None or isinstance(leaf, (bool, int, float, str, bytes))
 
 
-class InputArena:
-    """The grader's side: one memory file for a run's unchangeable tensor arguments."""
+class ArenaLayout:
+    """Where each case's unchangeable tensors lie in an arena, and their bytes: made once per set of
+    cases (a problem's prepared cases), extended by a run's fresh case, laid into each run's arena."""
 
-    def __init__(self, arguments: list[dict[Any, Any]]):
-        """`arguments`: per case, {argument key: value} of the arguments that must come back unchanged."""
-        self.regions: list[dict[Any, Any]] = []  # per case: key -> the value with SharedTensor placeholders
-        self.spans: list[tuple[int, int]] = []  # per case: (offset, length) in the arena
-        self._size = 0
-        self._chunks: list[tuple[int, bytes]] = []
+    def __init__(self, arguments: list[dict[Any, Any]], after: ArenaLayout | None = None):
+        """`arguments`: per case, {argument key: value} of the arguments that must come back unchanged;
+        placed after the cases of `after`, whose places they keep."""
+        self.regions: list[dict[Any, Any]] = list(after.regions) if after else []  # per case: key -> placeholders
+        self.spans: list[tuple[int, int]] = list(after.spans) if after else []  # per case: (offset, length)
+        self.pristine: list[bytes] = list(after.pristine) if after else []  # per case: its bytes as they went in
+        self._size = after.size if after else 0
         for case in arguments:
-            start = self._size
-            self.regions.append({key: self._place(value) for key, value in case.items()})
+            start, chunks = self._size, bytearray()
+            self.regions.append({key: self._place(value, start, chunks) for key, value in case.items()})
             self.spans.append((start, self._size - start))
-        self.size = max(self._size, 1)
-        self.fd = os.memfd_create("kata-inputs", os.MFD_CLOEXEC)
-        os.ftruncate(self.fd, self.size)
-        self.memory = mmap.mmap(self.fd, self.size)
-        for offset, data in self._chunks:
-            self.memory[offset:offset + len(data)] = data
-        self._chunks.clear()
-        self.pristine = [bytes(self.memory[start:start + length]) for start, length in self.spans]
+            self.pristine.append(bytes(chunks))
 
-    def _place(self, value: Any) -> Any:
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def _place(self, value: Any, start: int, chunks: bytearray) -> Any:
         """`value` with each tensor in it replaced by where its bytes are put in the arena."""
         if type(value) is torch.Tensor:
             tensor = value.detach()
@@ -90,37 +89,57 @@ class InputArena:
             first = tensor.storage_offset()
             span = 1 + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride(), strict=True)) \
                 if tensor.numel() else 0
-            data = torch.as_strided(tensor, (span,), (1,), first).contiguous().view(torch.uint8).numpy().tobytes()
+            data = torch.as_strided(tensor, (span,), (1,), first).contiguous().view(torch.uint8).numpy()
             offset = -(-self._size // ALIGN) * ALIGN
-            self._chunks.append((offset, data))
+            chunks += bytes(offset - self._size)
+            chunks += memoryview(data)
             self._size = offset + len(data)
             return SharedTensor(offset, len(data), tuple(tensor.shape), tuple(tensor.stride()),
                                 str(tensor.dtype).removeprefix("torch."), value.requires_grad)
         if isinstance(value, (tuple, list)):
-            items = [self._place(v) for v in value]
+            items = [self._place(v, start, chunks) for v in value]
             return tuple(items) if isinstance(value, tuple) else items
         if isinstance(value, dict):
-            return {k: self._place(v) for k, v in value.items()}
+            return {k: self._place(v, start, chunks) for k, v in value.items()}
         return value
 
     @classmethod
-    def for_cases(cls, arguments: list[dict[Any, Any]]) -> InputArena | None:
-        """An arena for the shareable arguments of these cases, or None when there is no tensor to share."""
-        shared = [{k: v for k, v in case.items() if _shareable(v)} for case in arguments]
-        if not any(_has_tensor(v) for case in shared for v in case.values()):
-            return None
-        return cls(shared)
+    def for_cases(cls, arguments: list[dict[Any, Any]], after: ArenaLayout | None = None) -> ArenaLayout:
+        """The layout of the shareable arguments of these cases (see `__init__`)."""
+        return cls([{k: v for k, v in case.items() if _shareable(v)} for case in arguments], after)
+
+    @property
+    def has_tensor(self) -> bool:
+        return any(isinstance(leaf, SharedTensor) for region in self.regions for value in region.values()
+                   for leaf in _leaves(value))
+
+
+class InputArena:
+    """The grader's side: one memory file for a run's unchangeable tensor arguments, laid out as `layout`."""
+
+    def __init__(self, layout: ArenaLayout):
+        self.layout = layout
+        self.fd = os.memfd_create("kata-inputs", os.MFD_CLOEXEC)
+        os.ftruncate(self.fd, max(layout.size, 1))
+        self.memory = mmap.mmap(self.fd, max(layout.size, 1))
+        for (start, length), data in zip(layout.spans, layout.pristine, strict=True):
+            self.memory[start:start + length] = data
+
+    @classmethod
+    def for_layout(cls, layout: ArenaLayout) -> InputArena | None:
+        """An arena for this layout, or None where it places no tensor."""
+        return cls(layout) if layout.has_tensor else None
 
     def shared_keys(self, case: int) -> set[Any]:
-        return set(self.regions[case])
+        return set(self.layout.regions[case])
 
     def prepare(self, case: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...],
                                                                                      dict[str, Any]]:
         """The case's arguments as sent (its shared tensors as placeholders), its bytes written afresh."""
-        start, length = self.spans[case]
-        self.memory[start:start + length] = self.pristine[case]
+        start, length = self.layout.spans[case]
+        self.memory[start:start + length] = self.layout.pristine[case]
         positional, named = list(args), dict(kwargs)
-        for key, placed in self.regions[case].items():
+        for key, placed in self.layout.regions[case].items():
             if isinstance(key, str):
                 named[key] = placed
             else:
@@ -129,18 +148,14 @@ class InputArena:
 
     def after_call(self, case: int) -> dict[Any, Any]:
         """The case's shared arguments as the call left them, read by the grader from the shared memory."""
-        start, length = self.spans[case]
-        if self.memory[start:start + length] == self.pristine[case]:
+        start, length = self.layout.spans[case]
+        if self.memory[start:start + length] == self.layout.pristine[case]:
             return {}
-        return {key: _materialize(placed, self.memory, copy=True) for key, placed in self.regions[case].items()}
+        return {key: _materialize(placed, self.memory, copy=True) for key, placed in self.layout.regions[case].items()}
 
     def close(self) -> None:
         self.memory.close()
         os.close(self.fd)
-
-
-def _has_tensor(value: Any) -> bool:
-    return any(type(leaf) is torch.Tensor for leaf in _leaves(value))
 
 
 def _materialize(value: Any, memory: mmap.mmap, copy: bool = False) -> Any:
