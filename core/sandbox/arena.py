@@ -92,7 +92,7 @@ class ArenaLayout:
             data = torch.as_strided(tensor, (span,), (1,), first).contiguous().view(torch.uint8).numpy()
             offset = -(-self._size // ALIGN) * ALIGN
             chunks += bytes(offset - self._size)
-            chunks += memoryview(data)
+            chunks += data.tobytes()
             self._size = offset + len(data)
             return SharedTensor(offset, len(data), tuple(tensor.shape), tuple(tensor.stride()),
                                 str(tensor.dtype).removeprefix("torch."), value.requires_grad)

@@ -25,7 +25,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Literal
@@ -433,17 +432,13 @@ class Worker:
         self._output.close()
 
 
-def read_reply(frame: bytes) -> Reply:
-    """A worker's frame as a Reply, or ProtocolError: whatever the bytes, nothing else is raised (nor
-    printed: torch.load warns of odd pickles, which hostile bytes are)."""
+def read_reply(frame: bytes | bytearray) -> Reply:
+    """A worker's frame as a Reply, or ProtocolError: whatever the bytes, nothing else is raised."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            raw = decode_untrusted(frame)
-        return reply_from_wire(raw)
+        return reply_from_wire(decode_untrusted(frame))
     except ProtocolError:
         raise
-    except Exception as error:  # noqa: BLE001 - torch.load's refusals, and whatever else hostile bytes cause
+    except Exception as error:  # noqa: BLE001 - the parser's refusals, and whatever else hostile bytes cause
         raise ProtocolError(f"its reply could not be read ({type(error).__name__}: {clean_text(str(error), 300)})") \
             from None
 

@@ -2,7 +2,7 @@
 
 Both sides import this module and nothing else of each other's. grader <-> zygote: JSON events over a
 Unix SOCK_SEQPACKET pair; grader -> worker: frames of pickle (the worker trusts its grader); worker ->
-grader: frames of torch.save read with weights_only=True and validated field by field
+grader: frames of the wire's tagged plain data (wire.py), validated field by field
 (`reply_from_wire`). Each message and its order: docs/SECURITY.md (The sandbox's messages).
 """
 

@@ -45,7 +45,7 @@ def _text(value: Any, limit: int, what: str, clean: Callable[[str], str], lines:
 
 
 def recording_to_wire(recording: Recording | None) -> str | None:
-    """One JSON string: unpickling it under weights_only costs a fraction of nested tuples and dicts."""
+    """One JSON string, read back under the recording's own rules (`recording_from_wire`)."""
     return None if recording is None else json.dumps(asdict(recording), ensure_ascii=False)
 
 

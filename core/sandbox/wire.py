@@ -1,9 +1,11 @@
 """The safe wire format between the grader and a solution process.
 
-Parent -> child: pickle (the child trusts its parent). Child -> parent: `torch.save` bytes read back
-with `torch.load(weights_only=True)`, so nothing the solution returns can run code in the parent.
-Frames are length-prefixed. torch is imported where it is used, so that a process can hold a pool
-(the language server, at start-up) before it has paid for torch.
+Parent -> child: pickle (the child trusts its parent). Child -> parent: a tagged format of plain data
+(None, bools, ints, floats, strings, bytes, lists, tuples, dicts and dense tensors as their raw bytes)
+that the parent reads with a bounded parser: nothing in it names a type, a function or a module, so
+nothing the solution returns can run code in the parent (docs/SECURITY.md). Frames are length-prefixed.
+torch is imported where it is used, so that a process can hold a pool (the language server, at
+start-up) before it has paid for torch.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class FrameReader:
         self.fd, self.limit = fd, limit
         self.buffer = bytearray()
 
-    def pop(self) -> bytes | None:
+    def pop(self) -> bytearray | None:
         if len(self.buffer) < HEADER.size:
             return None
         (size,) = HEADER.unpack_from(self.buffer)
@@ -52,7 +54,7 @@ class FrameReader:
             raise FrameError(f"a reply of {size:,} bytes, more than the {self.limit:,} this run allows")
         if len(self.buffer) < HEADER.size + size:
             return None
-        frame = bytes(self.buffer[HEADER.size: HEADER.size + size])
+        frame = self.buffer[HEADER.size: HEADER.size + size]
         del self.buffer[: HEADER.size + size]
         return frame
 
@@ -150,28 +152,157 @@ def decode_trusted(data: bytes | bytearray) -> Any:
     return _TrustedUnpickler(io.BytesIO(data)).load()
 
 
+# The dtypes a worker may send, each by its index here on the wire (append only: a code's meaning is fixed).
+WIRE_DTYPES = ("float64", "float32", "float16", "bfloat16", "complex64", "complex128", "int64", "int32", "int16",
+               "int8", "uint8", "bool", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32", "uint64")
+ADMITTED_DTYPES = frozenset(f"torch.{name}" for name in WIRE_DTYPES)
+_LENGTH = struct.Struct("<Q")
+_INT = struct.Struct("<q")
+_FLOAT = struct.Struct("<d")
+MAX_DIMS = 64  # torch's own limit on a tensor's dimensions
+
+
 def encode_untrusted(obj: Any) -> bytes:
-    import torch
+    """A worker's message (plain data, as `sanitize` leaves a solution's output) in the tagged format.
+    Raises TypeError for anything else."""
+    parts: list[bytes] = []
+    _encode(obj, parts, sys.modules.get("torch"))
+    return b"".join(parts)
 
-    buffer = io.BytesIO()
-    torch.save(obj, buffer)
-    return buffer.getvalue()
+
+def _encode(value: Any, parts: list[bytes], torch: Any) -> None:
+    kind = type(value)
+    if value is None:
+        parts.append(b"N")
+    elif kind is bool:
+        parts.append(b"T" if value else b"F")
+    elif kind is int:
+        if -(1 << 63) <= value < 1 << 63:
+            parts += (b"i", _INT.pack(value))
+        else:
+            size = value.bit_length() // 8 + 1
+            parts += (b"I", _LENGTH.pack(size), value.to_bytes(size, "little", signed=True))
+    elif kind is float:
+        parts += (b"f", _FLOAT.pack(value))
+    elif kind is str or kind is bytes:
+        data = value.encode("utf-8", "surrogatepass") if kind is str else value
+        parts += (b"s" if kind is str else b"b", _LENGTH.pack(len(data)), data)
+    elif kind is list or kind is tuple:
+        parts += (b"l" if kind is list else b"t", _LENGTH.pack(len(value)))
+        for item in value:
+            _encode(item, parts, torch)
+    elif kind is dict:
+        parts += (b"d", _LENGTH.pack(len(value)))
+        for key, item in value.items():
+            _encode(key, parts, torch)
+            _encode(item, parts, torch)
+    elif torch is not None and isinstance(value, torch.Tensor):
+        tensor = value.detach()
+        name = str(tensor.dtype).removeprefix("torch.")
+        if name not in WIRE_DTYPES or tensor.layout != torch.strided or tensor.is_quantized \
+                or tensor.device.type not in ("cpu", "cuda"):
+            _encode({REFUSED: f"a tensor that is not a dense CPU tensor of a dtype the grader reads (dtype "
+                              f"{tensor.dtype}, layout {tensor.layout}, device {tensor.device})"}, parts, torch)
+            return
+        tensor = tensor.cpu().contiguous()  # a CUDA worker's outputs cross as a CPU worker's do
+        nbytes = tensor.numel() * tensor.element_size()
+        parts += (b"x", bytes((WIRE_DTYPES.index(name), tensor.dim())),
+                  struct.pack(f"<{tensor.dim()}q", *tensor.shape), _LENGTH.pack(nbytes),
+                  ctypes.string_at(tensor.data_ptr(), nbytes) if nbytes else b"")
+    else:
+        raise TypeError(f"{kind.__module__}.{kind.__qualname__} is not plain data")
 
 
-def decode_untrusted(data: bytes) -> Any:
-    import torch
+def decode_untrusted(data: bytes | bytearray) -> Any:
+    """A worker's message, read by a parser that makes only plain data and checks every length against
+    what is left: ValueError for anything that is not exactly one well-formed value."""
+    reader = _Reader(data)
+    value = reader.value(0)
+    if reader.at != len(reader.data):
+        raise ValueError(f"{len(reader.data) - reader.at} bytes after the message")
+    return value
 
-    return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
+
+class _Reader:
+    def __init__(self, data: bytes | bytearray):
+        # torch reads a tensor's bytes from a writable buffer only (a worker's frames are bytearrays)
+        self.data = data if isinstance(data, bytearray) else bytearray(data)
+        self.at = 0
+
+    def take(self, size: int) -> memoryview:
+        if size > len(self.data) - self.at:
+            raise ValueError(f"a length of {size:,} bytes past the message's end")
+        start, self.at = self.at, self.at + size
+        return memoryview(self.data)[start:self.at]
+
+    def length(self) -> int:
+        (size,) = _LENGTH.unpack(self.take(_LENGTH.size))
+        if size > len(self.data) - self.at:  # every item takes at least a byte: a count past the end is a lie
+            raise ValueError(f"a length of {size:,} past the message's end")
+        return int(size)
+
+    def value(self, depth: int) -> Any:
+        if depth > MAX_DEPTH + 4:  # the reply's own envelope (its fields, the state's keys) over the value's
+            raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
+        tag = self.take(1).tobytes()
+        if tag == b"N":
+            return None
+        if tag in (b"T", b"F"):
+            return tag == b"T"
+        if tag == b"i":
+            return _INT.unpack(self.take(_INT.size))[0]
+        if tag == b"I":
+            return int.from_bytes(self.take(self.length()), "little", signed=True)
+        if tag == b"f":
+            return _FLOAT.unpack(self.take(_FLOAT.size))[0]
+        if tag == b"s":
+            return str(self.take(self.length()), "utf-8", "surrogatepass")
+        if tag == b"b":
+            return self.take(self.length()).tobytes()
+        if tag in (b"l", b"t"):
+            items = [self.value(depth + 1) for _ in range(self.length())]
+            return items if tag == b"l" else tuple(items)
+        if tag == b"d":
+            found = {}
+            for _ in range(self.length()):
+                key = self.value(depth + 1)
+                if not (key is None or type(key) in (str, int, float, bool)):
+                    raise ValueError("a dict key that is not str/int/float/bool/None")
+                found[key] = self.value(depth + 1)
+            return found
+        if tag == b"x":
+            return self.tensor()
+        raise ValueError(f"an unknown tag {tag!r} at byte {self.at - 1}")
+
+    def tensor(self) -> Any:
+        import torch
+
+        code, dims = self.take(2)
+        if code >= len(WIRE_DTYPES) or dims > MAX_DIMS:
+            raise ValueError(f"a tensor of dtype code {code} with {dims} dimensions")
+        shape = struct.unpack(f"<{dims}q", self.take(8 * dims))
+        if any(size < 0 for size in shape):
+            raise ValueError(f"a tensor of shape {shape}")
+        dtype = getattr(torch, WIRE_DTYPES[code])
+        nbytes = self.length()
+        numel = 1
+        for size in shape:
+            numel *= size
+        if numel * dtype.itemsize != nbytes:
+            raise ValueError(f"a tensor of shape {shape} {dtype} in {nbytes:,} bytes")
+        start = self.at
+        self.take(nbytes)
+        if not nbytes:
+            return torch.empty(shape, dtype=dtype)
+        # A copy of its own: aligned, and holding no more of the frame than its bytes.
+        raw = torch.frombuffer(self.data, dtype=torch.uint8, count=nbytes, offset=start).clone()
+        return raw.view(dtype).reshape(shape)
 
 
 class UnsafeValue(ValueError):
     """A value from a worker that the grader will not compare or show: the message says what it was."""
 
 
-ADMITTED_DTYPES = frozenset(
-    f"torch.{name}" for name in ("float64", "float32", "float16", "bfloat16", "complex64", "complex128", "int64",
-                                 "int32", "int16", "int8", "uint8", "bool", "float8_e4m3fn", "float8_e5m2",
-                                 "uint16", "uint32", "uint64"))
 MAX_VALUES = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
 MAX_DEPTH = 32
 
@@ -243,7 +374,7 @@ def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def sanitize(value: Any, depth: int = 0) -> Any:
-    """What the solution returned, as plain data torch.load(weights_only=True) accepts."""
+    """What the solution returned, as plain data the wire format carries."""
     import torch
 
     if depth > 32:

@@ -172,3 +172,45 @@ def test_admit_refuses_what_is_not_plain_data():
         deep = [deep]
     with pytest.raises(UnsafeValue, match="deeper"):
         admit(deep)
+
+
+def test_what_a_worker_sends_arrives_as_it_was_sent():
+    """The wire format carries every kind of plain value exactly: the grader compares what was returned."""
+    from infrakata.core.sandbox.wire import WIRE_DTYPES, decode_untrusted
+
+    tensors = [torch.arange(6).reshape(2, 3).to(getattr(torch, name)) for name in WIRE_DTYPES]
+    sent = {"ints": [0, -1, 2**63 - 1, -2**63, 2**63, -(10**400)], "floats": [1.5, -0.0, float("inf")],
+            "text": ["plain", "x\ud800y", ""], "bytes": b"\x00\xff", 7: (None, True, False, ()),
+            "tensors": tensors + [torch.zeros(0, 3), torch.tensor(2.5), torch.ones(4, 4).t()[1:, :2]]}
+    received = decode_untrusted(encode_untrusted(sent))
+    assert {k: v for k, v in received.items() if k != "tensors"} == {k: v for k, v in sent.items() if k != "tensors"}
+    for got, want in zip(received["tensors"], sent["tensors"], strict=True):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert torch.equal(got.reshape(-1).contiguous().view(torch.uint8),  # bit for bit, float8 included
+                           want.reshape(-1).contiguous().view(torch.uint8))
+
+
+@pytest.mark.parametrize("message,words", [
+    (b"x\x01\x01" + (4).to_bytes(8, "little", signed=True) + (1 << 40).to_bytes(8, "little"), "past the message"),
+    (b"x\x01\x01" + (4).to_bytes(8, "little", signed=True) + (8).to_bytes(8, "little") + b"\x00" * 8, "in 8 bytes"),
+    (b"x\x63\x01" + (1).to_bytes(8, "little"), "dtype code 99"),
+    (b"l" + (1 << 60).to_bytes(8, "little"), "past the message"),
+    (b"d\x01" + b"\x00" * 7 + b"l" + b"\x00" * 8 + b"N", "dict key"),
+    (b"NN", "1 bytes after"),
+    (b"?", "unknown tag"),
+    (b"l\x01" + b"\x00" * 7 + b"s" + (1 << 62).to_bytes(8, "little"), "past the message"),
+])
+def test_a_malformed_message_is_refused_at_once(message, words):
+    from infrakata.core.sandbox.wire import decode_untrusted
+
+    started = time.monotonic()
+    with pytest.raises(ValueError, match=words):
+        decode_untrusted(message)
+    assert time.monotonic() - started < 1
+
+
+def test_nesting_past_the_limit_is_refused_not_a_recursion_error():
+    from infrakata.core.sandbox.wire import decode_untrusted
+
+    with pytest.raises(ValueError, match="deeper"):
+        decode_untrusted((b"l\x01" + b"\x00" * 7) * 100_000 + b"N")
