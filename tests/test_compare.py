@@ -119,3 +119,21 @@ def test_a_nan_where_a_number_was_expected_gives_no_figure_that_looks_like_a_mat
     assert "max rel 5.0e-01" in mixed.message and mixed.max_rel_diff == 0.5  # the finite miss is measured
     scalar = compare(float("nan"), 0.5, TOL)
     assert not scalar.ok and scalar.max_abs_diff is None and scalar.max_rel_diff is None  # JSON has no NaN
+
+
+def test_long_sequences_of_plain_values_are_judged_as_item_by_item():
+    """Equal lists pass at once; anything the item-by-item rules refuse is still refused, with its place."""
+    exact = Tolerance(atol=0.0, rtol=0.0, exact_types=True)
+    assert compare([0.5] * 3000, [0.5] * 3000, exact).ok
+    assert compare((True, False) * 50, [True, False] * 50, exact).ok  # a tuple for a list, as before
+    assert compare([math.nan, 1.0], [math.nan, 1.0], TOL).ok  # NaN where NaN is expected
+    assert compare([1.0, 2.0 + 1e-5], [1.0, 2.0], TOL).ok  # within tolerance, not equal
+    cases = [
+        ([1, 2], [1.0, 2.0], exact, "out[0]: expected float 1.0, got int 1"),
+        ([1, 1], [True, True], TOL, "out[0]: expected True, got int 1"),
+        (["a", "b"], ["a", "c"], TOL, "out[1]: expected 'c', got 'b'"),
+        ([0.5] * 2999 + [0.7], [0.5] * 3000, TOL, "out[2999]: expected 0.5, got 0.7"),
+    ]
+    for actual, expected, tolerance, words in cases:
+        result = compare(actual, expected, tolerance)
+        assert not result.ok and result.message.startswith(words), result.message

@@ -76,6 +76,8 @@ class ArenaLayout:
             self.regions.append({key: self._place(value, start, chunks) for key, value in case.items()})
             self.spans.append((start, self._size - start))
             self.pristine.append(bytes(chunks))
+        self.has_tensor = any(isinstance(leaf, SharedTensor) for region in self.regions for value in region.values()
+                              for leaf in _leaves(value))
 
     @property
     def size(self) -> int:
@@ -107,11 +109,6 @@ class ArenaLayout:
     def for_cases(cls, arguments: list[dict[Any, Any]], after: ArenaLayout | None = None) -> ArenaLayout:
         """The layout of the shareable arguments of these cases (see `__init__`)."""
         return cls([{k: v for k, v in case.items() if _shareable(v)} for case in arguments], after)
-
-    @property
-    def has_tensor(self) -> bool:
-        return any(isinstance(leaf, SharedTensor) for region in self.regions for value in region.values()
-                   for leaf in _leaves(value))
 
 
 class InputArena:

@@ -10,6 +10,7 @@ start-up) before it has paid for torch.
 
 from __future__ import annotations
 
+import array
 import ctypes
 import io
 import os
@@ -188,7 +189,12 @@ def _encode(value: Any, parts: list[bytes], torch: Any) -> None:
         data = value.encode("utf-8", "surrogatepass") if kind is str else value
         parts += (b"s" if kind is str else b"b", _LENGTH.pack(len(data)), data)
     elif kind is list or kind is tuple:
-        parts += (b"l" if kind is list else b"t", _LENGTH.pack(len(value)))
+        container = b"l" if kind is list else b"t"
+        packed = _packed(value)
+        if packed is not None:  # a list of numbers, the common reply, in one piece
+            parts += (b"a", container, packed[0], _LENGTH.pack(len(value)), packed[1])
+            return
+        parts += (container, _LENGTH.pack(len(value)))
         for item in value:
             _encode(item, parts, torch)
     elif kind is dict:
@@ -211,6 +217,21 @@ def _encode(value: Any, parts: list[bytes], torch: Any) -> None:
                   ctypes.string_at(tensor.data_ptr(), nbytes) if nbytes else b"")
     else:
         raise TypeError(f"{kind.__module__}.{kind.__qualname__} is not plain data")
+
+
+def _packed(items: list[Any] | tuple[Any, ...]) -> tuple[bytes, bytes] | None:
+    """(the element code, the packed elements) of a sequence of floats only, of bools only, or of ints only
+    that fit in 64 bits; None for any other."""
+    if len(items) < 2:
+        return None
+    kinds = set(map(type, items))
+    if kinds == {float}:
+        return b"f", array.array("d", items).tobytes()
+    if kinds == {bool}:
+        return b"?", bytes(items)
+    if kinds == {int} and -(1 << 63) <= min(items) and max(items) < 1 << 63:
+        return b"i", array.array("q", items).tobytes()
+    return None
 
 
 def decode_untrusted(data: bytes | bytearray) -> Any:
@@ -272,7 +293,23 @@ class _Reader:
             return found
         if tag == b"x":
             return self.tensor()
+        if tag == b"a":
+            return self.array()
         raise ValueError(f"an unknown tag {tag!r} at byte {self.at - 1}")
+
+    def array(self) -> list[Any] | tuple[Any, ...]:
+        """A packed sequence of numbers (`_packed`)."""
+        container, element = self.take(2).tobytes()
+        if element not in b"fi?" or container not in b"lt":
+            raise ValueError(f"an array of {bytes((container, element))!r}")
+        count = self.length()
+        if element == ord("?"):
+            items: list[Any] = [byte != 0 for byte in self.take(count)]
+        else:
+            packed = array.array("d" if element == ord("f") else "q")
+            packed.frombytes(self.take(count * packed.itemsize))
+            items = packed.tolist()
+        return items if container == ord("l") else tuple(items)
 
     def tensor(self) -> Any:
         import torch

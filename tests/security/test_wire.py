@@ -181,9 +181,13 @@ def test_what_a_worker_sends_arrives_as_it_was_sent():
     tensors = [torch.arange(6).reshape(2, 3).to(getattr(torch, name)) for name in WIRE_DTYPES]
     sent = {"ints": [0, -1, 2**63 - 1, -2**63, 2**63, -(10**400)], "floats": [1.5, -0.0, float("inf")],
             "text": ["plain", "x\ud800y", ""], "bytes": b"\x00\xff", 7: (None, True, False, ()),
+            # sequences of one kind of number cross packed; mixed ones and ints past 64 bits item by item
+            "packed": [[0.1] * 5, (1, -2, 3), [True, False, True], (1.5, 2.5)], "mixed": [[1, 2.0], [1, 2**64]],
             "tensors": tensors + [torch.zeros(0, 3), torch.tensor(2.5), torch.ones(4, 4).t()[1:, :2]]}
     received = decode_untrusted(encode_untrusted(sent))
-    assert {k: v for k, v in received.items() if k != "tensors"} == {k: v for k, v in sent.items() if k != "tensors"}
+    plain = {k: v for k, v in sent.items() if k != "tensors"}
+    assert {k: v for k, v in received.items() if k != "tensors"} == plain
+    assert repr({k: v for k, v in received.items() if k != "tensors"}) == repr(plain)  # types too: 1 is not 1.0
     for got, want in zip(received["tensors"], sent["tensors"], strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape
         assert torch.equal(got.reshape(-1).contiguous().view(torch.uint8),  # bit for bit, float8 included
