@@ -339,6 +339,8 @@ class KataServer(LanguageServer):
         if self._stop_watching is not None:
             self._stop_watching()
             self._stop_watching = None
+        if self._runner is not None:
+            self._runner.close()
         if self.pool is not None:
             self.pool.close()
 

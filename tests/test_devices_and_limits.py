@@ -7,6 +7,7 @@ On a machine without CUDA the CUDA-only tests skip; the CPU tests decide whether
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -45,6 +46,38 @@ def test_unsigned_tensors_cross_to_a_reference_worker_and_back(runner):
                                              "out32.copy_((hashed + 1).to(torch.uint32))")
     report = runner.run(problem, wrong, "/tmp/hash.py")
     assert report.verdict == "wrong_answer" and "out32" in report.cases[1].message, report.cases[1].message
+
+
+def _kata_workers(pool: WorkerPool) -> list[int]:
+    return [pid for pid in procfs.tree(pool._process.pid)
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "kata-worker"]
+
+
+def test_a_device_problems_reference_worker_is_kept_between_gradings_and_replaced_when_it_dies(pool, tmp_path):
+    """A device problem's fresh case is answered by its reference in a worker of its own: one kept open
+    from grading to grading (a fork and a load, on a GPU a CUDA context, that each save would pay), another
+    opened where it has died, and none left once the runner closes."""
+    folder = tmp_path / "device-probe"
+    shutil.copytree(FIXTURES / "device-probe", folder)
+    with (folder / "cases.py").open("a") as cases:
+        cases.write("\n\ndef fresh(seed):\n    g = torch.Generator().manual_seed(seed)\n"
+                    "    return {'args': (torch.randn(5, generator=g), 2.0)}\n")
+    problem = load_problem(folder)
+    runner = Runner(pool)
+    try:
+        assert runner.run(problem, problem.reference_source, "/tmp/scale.py").verdict == "accepted"
+        _wait_for(lambda: len(_kata_workers(pool)) == 1)  # the solution's worker goes with its run
+        [kept] = _kata_workers(pool)  # the reference's
+        assert runner.run(problem, problem.reference_source, "/tmp/scale.py").verdict == "accepted"
+        _wait_for(lambda: _kata_workers(pool) == [kept])
+        os.kill(kept, 9)
+        _wait_for(lambda: kept not in _kata_workers(pool))
+        report = runner.run(problem, problem.reference_source, "/tmp/scale.py")
+        assert report.verdict == "accepted", report.cases
+        _wait_for(lambda: len(_kata_workers(pool)) == 1 and _kata_workers(pool) != [kept])
+    finally:
+        runner.close()
+    _wait_for(lambda: not _kata_workers(pool))
 
 
 # -- the limits object ----------------------------------------------------------------------------

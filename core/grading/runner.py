@@ -41,6 +41,8 @@ from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.recording import ArgKey, Recording, TraceLevel
 from infrakata.core.sandbox.wire import sanitize, snapshot
 
+KEPT_REFERENCE_CALLS = 200  # a kept reference worker's calls (fresh cases) before it is replaced
+
 # A problem's trusted modules are loaded into this process's sys.modules under fixed names: one
 # preparation at a time, whichever thread asks (the server's runs, batch grading's threads).
 _PREPARING = threading.Lock()
@@ -90,6 +92,14 @@ class Runner:
     def __init__(self, pool: WorkerPool | None = None):
         self.pool = pool or WorkerPool.shared()
         self._prepared: dict[Path, _Prepared] = {}
+        # The reference worker of the device problem graded last, kept for its fresh cases: opening one is a
+        # fork and a load (on a GPU, a CUDA context too) that every save of a kernel kata would pay.
+        self._kept_reference: tuple[tuple[Any, ...], ReferenceWorker] | None = None
+
+    def close(self) -> None:
+        """Close the reference worker kept open (the pool's close would end it too)."""
+        with _PREPARING:
+            self._drop_kept_reference()
 
     # -- the trusted side -------------------------------------------------------------------
 
@@ -123,8 +133,10 @@ class Runner:
             self._prepared[problem.source_path] = _Prepared(version, cases, device)
             return cases
 
-    def _prepare(self, problem: Problem, device: str, inputs: list[Case] | None = None) -> list[_Case]:
-        """`inputs` (default: the problem's cases) with their reference outputs, made on `device`."""
+    def _prepare(self, problem: Problem, device: str, inputs: list[Case] | None = None,
+                 kept: ReferenceWorker | None = None) -> list[_Case]:
+        """`inputs` (default: the problem's cases) with their reference outputs, made on `device` (in `kept`,
+        the problem's reference worker, where one is open)."""
         reference = self.reference(problem)
         signature = inspect.signature(reference)
         graded = set(problem.grading.state)
@@ -133,8 +145,11 @@ class Runner:
         cases = []
         # A problem graded on a device has its reference run there too, in a worker of its own;
         # the others' runs here, in the grading process.
-        with (ReferenceWorker(problem, self.pool, device, len(inputs)) if problem.grading.device != "cpu"
-              else contextlib.nullcontext()) as in_worker:
+        context: contextlib.AbstractContextManager[ReferenceWorker | None] = contextlib.nullcontext()
+        if problem.grading.device != "cpu":
+            context = contextlib.nullcontext(kept) if kept is not None else \
+                ReferenceWorker(problem, self.pool, device, len(inputs))
+        with context as in_worker:
             for case in inputs:
                 name, args, kwargs = case.name, case.args, case.kwargs
                 try:
@@ -171,7 +186,34 @@ class Runner:
             except Exception as error:
                 raise GradingError(f"{problem.folder / 'cases.py'}: fresh() failed: {type(error).__name__}: "
                                    f"{error}") from error
-            return replace(self._prepare(problem, device_for(problem, self.pool), [case])[0], fresh=True)
+            device = device_for(problem, self.pool)
+            kept = self._reference_kept_for(problem, device)
+            try:
+                return replace(self._prepare(problem, device, [case], kept)[0], fresh=True)
+            except GradingError:
+                self._drop_kept_reference()  # it may have died in the call: the next grading opens another
+                raise
+
+    def _reference_kept_for(self, problem: Problem, device: str) -> ReferenceWorker | None:
+        """The reference worker kept for a problem graded on a device (None for the others), opened or
+        replaced when it is another problem's or version's, has died, or has made its share of calls (its
+        CPU-time backstop counts them). Called under _PREPARING."""
+        if problem.grading.device == "cpu":
+            return None
+        key = (problem.source_path, _version(problem), device)
+        if self._kept_reference is not None:
+            kept_key, kept = self._kept_reference
+            if kept_key == key and not kept.worker.died_meanwhile() and kept.calls < KEPT_REFERENCE_CALLS:
+                return kept
+            self._drop_kept_reference()
+        worker = ReferenceWorker(problem, self.pool, device, KEPT_REFERENCE_CALLS)
+        self._kept_reference = (key, worker)
+        return worker
+
+    def _drop_kept_reference(self) -> None:
+        if self._kept_reference is not None:
+            self._kept_reference[1].close()
+            self._kept_reference = None
 
     # -- a run ------------------------------------------------------------------------------
 

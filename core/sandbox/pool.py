@@ -216,6 +216,15 @@ class Worker:
     def exited(self) -> bool:
         return self.state == "exited"
 
+    def died_meanwhile(self) -> bool:
+        """Whether a worker kept between calls has died since its last one: a live one writes nothing
+        then, so its reply pipe at end of file says it is gone (and it is reaped)."""
+        if self.state != "exited":
+            readable, _, _ = select.select([self._from_child], [], [], 0)
+            if readable and not self._reader.feed():
+                self._wait_exit()
+        return self.state == "exited"
+
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
              timeout: float, device: str = "cpu", trace: TraceLevel = "off",
              watch: tuple[int | str, ...] = ()) -> CallResult:
