@@ -7,6 +7,7 @@ or with the seed verifier's relative norm; every message carries the path of the
 
 from __future__ import annotations
 
+import marshal
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,6 +50,8 @@ def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
             names: tuple[str, ...] = ()) -> Comparison:
     """Never raises: a value the comparison cannot handle fails it, saying so."""
     try:
+        if isinstance(expected, (tuple, list, dict)) and _identical_plain(actual, expected):
+            return Comparison(True)  # what the item-by-item comparison of a container that passes says
         if names and isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)) \
                 and len(names) == len(expected) == len(actual):
             for name, a, e in zip(names, actual, expected, strict=False):
@@ -162,6 +165,16 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
                 return result
         return Comparison(True)
     return _fail(path, f"cannot compare values of type {type(expected).__name__}", actual, expected)
+
+
+def _identical_plain(actual: Any, expected: Any) -> bool:
+    """Whether two values of plain data (no tensor) are the same values of the same types in the same
+    order, found at C speed: marshal's version-2 format writes each value with its type (1 is not 1.0 nor
+    True, a tuple not a list) and no references between objects, so equal bytes are equal values."""
+    try:
+        return marshal.dumps(actual, 2) == marshal.dumps(expected, 2)
+    except ValueError:  # a tensor, or another value marshal does not write: the long way
+        return False
 
 
 def _same_plain_items(actual: Any, expected: list[Any] | tuple[Any, ...]) -> bool:
