@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from infrakata.core.catalog.loading import Catalog, ProblemError, load_problem
+from infrakata.core.catalog.loading import Catalog, load_problem
 from infrakata.core.grading import kernelbench
 from infrakata.core.grading.results import GradingError
 

@@ -428,7 +428,7 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.core.batch import results as batch
-    from infrakata.core.cli.grade import leaderboard_table
+    from infrakata.core.cli.grade import fast_p_lines, leaderboard_table
 
     path = Path(args.results)
     try:
@@ -463,6 +463,9 @@ def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
         print(json.dumps(ranked, ensure_ascii=False, indent=2))
     else:
         Console(highlight=False).print(leaderboard_table(ranked, args.top))
+        for line in fast_p_lines([row for row in rows if not args.problem or row.get("problem") == args.problem],
+                                 ctx.catalog):
+            Console(highlight=False).print(line)
     return 0
 
 

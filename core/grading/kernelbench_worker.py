@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-
 from infrakata.core.sandbox import trace
 from infrakata.core.sandbox.recording import recording_to_wire
 
