@@ -98,6 +98,18 @@ def test_a_correct_model_new_is_accepted_through_kata_run(tmp_path):
     assert len(report["cases"]) == 6
 
 
+@pytest.mark.skipif(CUDA, reason="without CUDA only: there the speed-up is measured")
+def test_kata_bench_without_cuda_checks_the_trials_and_gives_no_figure(tmp_path):
+    solution = FIXTURES / "solutions" / "leaky_relu_wrong_slope.py"
+    done = subprocess.run([str(KATA), "--problems", str(LEVEL1), "bench", str(solution), "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["correct"], report["speedup_vs_reference"]) == (1, False, None)
+    assert report["gate_message"].startswith(kernelbench.case_names()[0] + ": out[")
+    assert report["line"] == line_of(solution, "return torch.where")
+    assert "needs a CUDA GPU" in report["notes"][0]
+
+
 def test_a_triton_model_new_runs_through_the_interpreter(runner):
     report = grade(runner, LEAKY, FIXTURES / "solutions" / "leaky_relu_triton.py")
     assert report.verdict == "accepted", report.cases
