@@ -203,7 +203,7 @@ def test_a_copy_of_the_reference_is_correct_and_never_counted_fast_without_a_gpu
     assert report.verdict == "accepted"
     score = fast_p([{"id": "copy", "problem": report.problem, "verdict": report.verdict}], 1.0)
     assert (score.submissions, score.correct, score.fast, score.unknown, score.share) == (1, 1, 0, 1, None)
-    assert score.words() == "fast_1.0: unknown (1 of 1 correct, 1 without a speed figure: that needs a CUDA GPU)"
+    assert score.words() == "fast_1: unknown (1 of 1 correct, 1 without a speed figure: that needs a CUDA GPU)"
 
 
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
