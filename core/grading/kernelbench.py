@@ -275,11 +275,13 @@ def _read(outcome: CallResult) -> CallResult:
         return outcome
     value = outcome.value
     try:
-        assert isinstance(value, dict) and set(value) == {"output", "recording", "changed"}
+        if not (isinstance(value, dict) and set(value) == {"output", "recording", "changed"}):
+            raise ValueError("not a trial's answer")
         changed = value["changed"]
-        assert isinstance(changed, list) and all(type(i) is int and i >= 0 for i in changed)
+        if not (isinstance(changed, list) and all(type(i) is int and i >= 0 for i in changed)):
+            raise ValueError("malformed changed inputs")
         recording = recording_from_wire(value["recording"], clean_text)
-    except (AssertionError, ValueError):
+    except ValueError:
         return replace(outcome, status="error", value=None, error=ErrorInfo(
             "HarnessTampered", "the trial's harness answered in a shape it never sends: the solution interfered "
                                "with it"))
