@@ -1,4 +1,5 @@
-"""A batch's results: the signed JSONL file (flushed per result, resumable), JUnit, and the leaderboard's ranking."""
+"""A batch's results: the signed JSONL file (flushed per result, resumable), JUnit, the leaderboard's ranking
+and KernelBench's fast_p."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
@@ -222,6 +224,51 @@ def bench_figure(row: ResultRow) -> float | None:
         value = bench.get("geomean_gbps")
         return float(value) if isinstance(value, (int, float)) else None
     return None
+
+
+# KernelBench's fast_p thresholds reported: faster than the eager Model at all, and by half again.
+FAST_P = (1.0, 1.5)
+
+
+@dataclass(frozen=True)
+class FastP:
+    """KernelBench's fast_p over a set of submissions: the share that is correct and faster than p times the
+    eager reference. A correct submission without a speed figure (graded without a GPU, or without --bench)
+    leaves the share unknown: it is counted, never guessed."""
+
+    p: float
+    submissions: int
+    correct: int
+    fast: int  # correct, with a speed-up over the eager Model above p
+    unknown: int  # correct, with no speed-up measured
+
+    @property
+    def share(self) -> float | None:
+        return None if self.unknown or not self.submissions else self.fast / self.submissions
+
+    def words(self) -> str:
+        if self.share is not None:
+            return f"fast_{self.p:g}: {self.share:.1%} ({self.fast} of {self.submissions} correct and faster)"
+        return (f"fast_{self.p:g}: unknown ({self.correct} of {self.submissions} correct, {self.unknown} without a "
+                f"speed figure: that needs a CUDA GPU)")
+
+
+def speedup(row: ResultRow) -> float | None:
+    """The speed-up over the eager reference a correct benchmark measured, or None."""
+    bench = row.get("bench")
+    if isinstance(bench, dict) and bench.get("correct"):
+        value = bench.get("speedup_vs_reference")
+        return float(value) if isinstance(value, (int, float)) else None
+    return None
+
+
+def fast_p(rows: Iterable[ResultRow], p: float) -> FastP:
+    """fast_p over `rows` (the last line of each id counts, as on a leaderboard)."""
+    latest = {str(row.get("id")): row for row in rows}
+    correct = [row for row in latest.values() if row.get("verdict") == "accepted"]
+    speeds = [speedup(row) for row in correct]
+    return FastP(p, len(latest), len(correct), sum(s is not None and s > p for s in speeds),
+                 sum(s is None for s in speeds))
 
 
 def leaderboard(rows: Iterable[ResultRow]) -> dict[str, list[RankedEntry]]:

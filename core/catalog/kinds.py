@@ -6,6 +6,8 @@ native    a folder: problem.toml, reference.py, cases inline or from cases.py, w
           stateful when [grading] state names arguments whose state after the call is graded, and
           with a benchmark when it has a [benchmark] table (core/bench/benchmark.py).
 codestar  a codestar judge's JSON file, whose test_code drives the solution (core/grading/codestar.py).
+kernelbench  a KernelBench file (`class Model`, `get_inputs()`, `get_init_inputs()`), loaded unchanged; the
+          solution defines `ModelNew`, graded on seeded trials (core/grading/kernelbench.py).
 
 A new kind is the business of this module (a source type for the fields only its problems have, a
 class with the table's methods, its entry in KINDS), of its loader in core/catalog/loading.py
@@ -45,6 +47,19 @@ class CodestarSource:
     path: Path
     test_code: str
     kind: ClassVar[str] = "codestar"
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+
+@dataclass(frozen=True)
+class KernelBenchSource:
+    """What only a KernelBench problem has: its one Python file, which defines the reference `Model` and
+    the makers of its inputs, `get_inputs()` and `get_init_inputs()`."""
+
+    path: Path
+    kind: ClassVar[str] = "kernelbench"
 
     @property
     def folder(self) -> Path:
@@ -182,7 +197,54 @@ class Codestar:
         return False  # its format has none: test_code's cases are all it runs
 
 
-KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar())}
+# What marks a Python file as a KernelBench problem (any one of its three names), read as text so that a
+# file that does not parse, or lacks one of them, is still taken for one and its loading says what is wrong.
+_KERNELBENCH_MARK = re.compile(r"^(class\s+Model\b|def\s+get_(init_)?inputs\b)", re.M)
+
+
+class KernelBench:
+    name = "kernelbench"
+    looks_like = "a KernelBench .py file (class Model, get_inputs, get_init_inputs)"
+    vocabulary_tags = False  # KernelBench has no tags; its level is one
+
+    def defines(self, path: Path) -> bool:
+        if path.suffix != ".py" or not path.is_file():
+            return False
+        try:
+            with path.open(encoding="utf-8", errors="replace") as file:
+                return _KERNELBENCH_MARK.search(file.read(1 << 20)) is not None
+        except OSError:
+            return False
+
+    def problems_in(self, folder: Path) -> list[Path]:
+        return [p for p in sorted(folder.glob("*.py")) if self.defines(p)] if folder.is_dir() else []
+
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        return ()  # the solution's worker is sent the inputs, never the problem's code
+
+    def reference_filename(self, problem: Problem) -> str:
+        return str(problem.source_path)
+
+    def wrong_solutions(self, problem: Problem) -> list[Path]:
+        return []
+
+    def simulation(self, problem: Problem) -> Path | None:
+        return None
+
+    def model_solution(self, problem: Problem) -> Path | None:
+        return None
+
+    def missing_statement(self, problem: Problem) -> str | None:
+        return None  # the statement is the reference's code, which the loader checked
+
+    def generates_cases(self, problem: Problem) -> bool:
+        return False  # get_inputs() makes each trial's inputs from the seed the grader gives it
+
+    def has_fresh_cases(self, problem: Problem) -> bool:
+        return True  # a last trial on a seed drawn at every grading
+
+
+KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar(), KernelBench())}
 
 
 def kind_of(problem: Problem) -> ProblemKind:

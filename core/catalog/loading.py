@@ -1,4 +1,4 @@
-"""Discover and load problems: native folders (problem.toml) and codestar JSON files.
+"""Discover and load problems: native folders (problem.toml), codestar JSON files and KernelBench files.
 
 A broken problem becomes a ProblemError naming the file, the field and the line; it never stops
 the other problems from loading.
@@ -6,6 +6,7 @@ the other problems from loading.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -19,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from infrakata.core.catalog.kinds import KINDS, CodestarSource, NativeSource, defined_functions
+from infrakata.core.catalog.kinds import KINDS, CodestarSource, KernelBenchSource, NativeSource, defined_functions
 from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, GradingRules, Problem
 from infrakata.core.errors import KataError
 from infrakata.core.limits import Limits
@@ -390,11 +391,91 @@ def load_codestar(path: Path) -> Problem:
     )
 
 
+# KernelBench's rules (its eval.py): both models are built after seeding with 42, the trials' inputs each
+# after a seed of its own; outputs agree within atol = rtol = 1e-2 (its tolerance for fp32 in v0.1, and
+# for fp16 and bf16 since).
+KERNELBENCH_TOLERANCE = 1e-2
+# A trial's limits: KernelBench times nothing on the CPU, and a kernel compiled with load_inline at import
+# takes tens of seconds (Triton's first launch on CUDA some), hence the allowance.
+KERNELBENCH_LIMITS = Limits(time_s=30.0, memory_mb=4096, gpu_memory_mb=32768, compile_s=180.0)
+_KERNELBENCH_NEEDS = ("class Model(nn.Module) with a forward method, get_inputs() and get_init_inputs() at the "
+                      "top level")
+
+
+def load_kernelbench(path: Path) -> Problem:
+    """A KernelBench problem file, loaded unchanged: `Model` is the reference, the solution's `ModelNew`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, str(path))
+    except FileNotFoundError:
+        raise ProblemError(path, "no such file") from None
+    except UnicodeDecodeError as error:
+        raise ProblemError(path, f"is not UTF-8 text ({error.reason})") from None
+    except SyntaxError as error:
+        raise ProblemError(path, f"does not parse as Python: {error.msg}; a KernelBench problem is a module with "
+                                 f"{_KERNELBENCH_NEEDS}", None, error.lineno) from None
+    top = {node.name: node for node in tree.body
+           if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))}
+    missing = [name for name in ("Model", "get_inputs", "get_init_inputs") if name not in top]
+    if missing:
+        raise ProblemError(path, f"defines no {' and no '.join(missing)} at its top level; a KernelBench problem "
+                                 f"has {_KERNELBENCH_NEEDS}", None, 1)
+    model = top["Model"]
+    if not isinstance(model, ast.ClassDef) or not any(
+            isinstance(node, ast.FunctionDef) and node.name == "forward" for node in model.body):
+        raise ProblemError(path, f"its Model must be a class with a forward method ({_KERNELBENCH_NEEDS})", None,
+                           model.lineno)
+    for name in ("get_inputs", "get_init_inputs"):
+        maker = top[name]
+        if not isinstance(maker, ast.FunctionDef) or maker.args.args or maker.args.posonlyargs:
+            raise ProblemError(path, f"{name} must be a function of no arguments, as in KernelBench", None,
+                               maker.lineno)
+    level = path.parent.name if re.fullmatch(r"level\d+", path.parent.name) else ""
+    slug = "-".join(part for part in (level, re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")) if part)
+    title = path.stem.replace("_", " ").strip()
+    docstring = ast.get_docstring(model) or ""
+    return Problem(
+        slug=slug or "kernelbench", title=f"{title} (KernelBench {level})" if level else f"{title} (KernelBench)",
+        entry_point="ModelNew", source=KernelBenchSource(path), category="Kernels", tags=("kernelbench",),
+        limits=KERNELBENCH_LIMITS, atol=KERNELBENCH_TOLERANCE, rtol=KERNELBENCH_TOLERANCE,
+        grading=GradingRules(device="cuda"),
+        statement=_kernelbench_statement(path, text, docstring), reference_source=text,
+        starter=_kernelbench_starter(text, model),
+    )
+
+
+def _kernelbench_statement(path: Path, text: str, docstring: str) -> str:
+    return (f"# {path.stem}\n\n{docstring}\n\nWrite `class ModelNew(nn.Module)`: the same constructor and "
+            f"`forward` as `Model` below, computing the same outputs (within atol = rtol = "
+            f"{KERNELBENCH_TOLERANCE:g}) with kernels of your own (Triton, or C++/CUDA through "
+            f"`torch.utils.cpp_extension.load_inline`), faster. Both models are built after the same seed, so their "
+            f"weights are equal; each trial draws its inputs with `get_inputs()` after a seed of its own.\n\n"
+            f"```python\n{text.rstrip()}\n```\n")
+
+
+def _kernelbench_starter(text: str, model: ast.ClassDef) -> str:
+    """The problem's file with Model renamed ModelNew and its forward's body replaced by `raise
+    NotImplementedError`: the constructor and signature to keep, and no answer."""
+    lines = text.splitlines()
+    forward = next(node for node in model.body if isinstance(node, ast.FunctionDef) and node.name == "forward")
+    body = forward.body
+    first = body[1] if len(body) > 1 and ast.get_docstring(forward) is not None else body[0]
+    indent = " " * first.col_offset
+    end = forward.end_lineno or first.lineno
+    lines[first.lineno - 1:end] = [f"{indent}raise NotImplementedError  # your kernel here"]
+    end_of_class = (model.end_lineno or model.lineno) - (end - first.lineno)
+    for index in range(model.lineno - 1, end_of_class):
+        lines[index] = re.sub(r"\bclass\s+Model\b", "class ModelNew", lines[index])
+        lines[index] = re.sub(r"\bsuper\(\s*Model\s*,", "super(ModelNew,", lines[index])
+    return "\n".join(lines) + "\n"
+
+
 def _load_native_path(path: Path) -> Problem:
     return load_native(path.parent if path.name == "problem.toml" else path)
 
 
-LOADERS: dict[str, Callable[[Path], Problem]] = {"native": _load_native_path, "codestar": load_codestar}
+LOADERS: dict[str, Callable[[Path], Problem]] = {"native": _load_native_path, "codestar": load_codestar,
+                                                 "kernelbench": load_kernelbench}
 
 
 def _is_kernel_problem(data: dict[str, Any]) -> bool:

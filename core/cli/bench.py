@@ -29,7 +29,7 @@ def format_bench(report: BenchReport) -> str:
         if report.performance in ("accepted", "below_gate"):
             lines.append(performance_line(report))
         checked = ", ".join(str(s.shape) for s in report.shapes if s.kind == "correctness")
-        lines.append(f"correct: {report.gate_message} ({checked})")
+        lines.append(f"correct: {report.gate_message}" + (f" ({checked})" if checked else ""))
     timed = [s for s in report.shapes if s.ms is not None]
     if timed:
         lines.append(f"  {'shape':<16}{'best ms':>10}{'median ms':>12}{'spread':>10}{unit:>12}{'reference ms':>15}")

@@ -390,18 +390,20 @@ def watched(target: Path) -> tuple[Path, Path | None]:
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
+    from infrakata.core.bench.kernelbench import run_kernelbench_bench
     from infrakata.core.cli.bench import format_bench
     from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE
 
     path = Path(args.file)
     source = read_solution(path)
     problem = ctx.problem_for(path, source, args.problem)
-    if problem.benchmark is None:
+    if problem.benchmark is None and problem.kind != "kernelbench":
         raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
     pool = ctx.pool()
     if pool.wait_ready().get("interpret_cleared"):
         ctx.err.print(f"[yellow]note:[/] {escape(INTERPRET_CLEARED_NOTE)}")
-    result = run_benchmark(problem, source, path, pool, workspace=ctx.workspace)
+    result = run_kernelbench_bench(problem, source, path, pool) if problem.kind == "kernelbench" else \
+        run_benchmark(problem, source, path, pool, workspace=ctx.workspace)
     print(json.dumps(bench_to_dict(result), ensure_ascii=False) if args.json else format_bench(result))
     return EXIT_ACCEPTED if result.accepted else EXIT_REJECTED
 
@@ -428,7 +430,7 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.core.batch import results as batch
-    from infrakata.core.cli.grade import leaderboard_table
+    from infrakata.core.cli.grade import fast_p_lines, leaderboard_table
 
     path = Path(args.results)
     try:
@@ -463,6 +465,9 @@ def cmd_leaderboard(ctx: Context, args: argparse.Namespace) -> int:
         print(json.dumps(ranked, ensure_ascii=False, indent=2))
     else:
         Console(highlight=False).print(leaderboard_table(ranked, args.top))
+        for line in fast_p_lines([row for row in rows if not args.problem or row.get("problem") == args.problem],
+                                 ctx.catalog):
+            Console(highlight=False).print(line)
     return 0
 
 

@@ -105,6 +105,15 @@ def leaderboard_table(ranked: dict[str, list[RankedEntry]], top: int | None = No
     return Group(*parts)
 
 
+def fast_p_lines(rows: list[ResultRow], catalog: Catalog) -> list[str]:
+    """KernelBench's fast_p over the rows of KernelBench problems (none: no line)."""
+    from infrakata.core.batch.results import FAST_P, fast_p
+
+    kernelbench = [row for row in rows if (problem := catalog.problems.get(str(row.get("problem")))) is not None
+                   and problem.kind == "kernelbench"]
+    return [fast_p(kernelbench, p).words() for p in FAST_P] if kernelbench else []
+
+
 def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, workspace: Path | None,
                 console: Any = None, err: Any = None) -> int:
     """`kata grade`: grade, write the results (and JUnit), print the summary; -> the exit code
@@ -177,7 +186,10 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 where = f"; the results are in {options.out}" if options.out else ""
                 raise CannotGrade(f"--junit {options.junit}: cannot write ({error.strerror or error}){where}") \
                     from None
+        fast = fast_p_lines(list(results.rows()), catalog)
     (console if options.out else err).print(summary_table(tally, elapsed))
+    for line in fast:
+        (console if options.out else err).print(line)
     if tally.verdicts[COULD_NOT_GRADE]:
         err.print(f"[red]{tally.verdicts[COULD_NOT_GRADE]} could not be graded[/] (their lines say why)")
     return tally.exit_code()

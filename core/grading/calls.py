@@ -6,6 +6,7 @@ sent only the case inputs, the reference's runs trusted code only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +111,15 @@ class SolutionCalls:
              snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines") -> CallResult:
         """`trace`: what the worker records (core/sandbox/trace.py); the writes to its arguments are
         followed only in a `replay`."""
+        return self._send(case_id, lambda worker, timeout: worker.call(
+            args, kwargs, snapshot=snapshot, device=self.device, trace=trace, timeout=timeout))
+
+    def harness(self, case_id: int, target: str, payload: Any) -> CallResult:
+        """A case made by a trusted harness function in the worker (`target`, "module:function", preloaded
+        through the spec), given the entry point and `payload`, under the same rules as a call."""
+        return self._send(case_id, lambda worker, timeout: worker.harness(target, payload, timeout=timeout))
+
+    def _send(self, case_id: int, request: Callable[[Worker, float], CallResult]) -> CallResult:
         if self.cancel is not None and self.cancel.cancelled:
             return CallResult("cancelled", error=ErrorInfo("Cancelled", "cancelled by a newer run", "cancelled"))
         if self.timed_out is not None:
@@ -123,8 +133,7 @@ class SolutionCalls:
         if self.worker.load_error is not None:
             return CallResult("error", error=self.worker.load_error)
         first, self._first = self._first, False
-        outcome = self.worker.call(args, kwargs, snapshot=snapshot, device=self.device, trace=trace,
-                                   timeout=self.problem.limits.call_timeout(self.spec.cuda, first))
+        outcome = request(self.worker, self.problem.limits.call_timeout(self.spec.cuda, first))
         self.output.append(outcome.output)
         if first:
             self._judge_first_call(case_id, outcome)

@@ -4,6 +4,7 @@ catalogue's side: how its problems are found and what files they have).
 native    graded case by case against reference outputs computed once per problem version
           (core/grading/runner.py).
 codestar  the codestar judge's test_code drives the solution (core/grading/codestar.py).
+kernelbench  the solution's ModelNew against the problem's Model on seeded trials (core/grading/kernelbench.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
-from infrakata.core.grading import codestar
+from infrakata.core.grading import codestar, kernelbench
 
 if TYPE_CHECKING:
     from infrakata.core.grading.results import CaseResult
@@ -69,7 +70,24 @@ class CodestarCases:
         return []  # test_code says its cases only as it runs them
 
 
-DRIVERS: dict[str, CaseDriver] = {"native": NativeCases(), "codestar": CodestarCases()}
+class KernelBenchCases:
+    """Seeded trials, one by one: ModelNew built and called in a trusted harness in its worker."""
+
+    def run(self, runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
+            entry_line: int | None, values: bool = False, stop_early: bool = False,
+            trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
+        return kernelbench.run(runner, problem, source, filename, cancel, entry_line, values, stop_early, trusted,
+                               fresh_seed)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        return []  # get_inputs() makes them from each trial's seed
+
+    def case_names(self, runner: Runner, problem: Problem) -> list[str]:
+        return kernelbench.case_names()
+
+
+DRIVERS: dict[str, CaseDriver] = {"native": NativeCases(), "codestar": CodestarCases(),
+                                  "kernelbench": KernelBenchCases()}
 
 
 def cases_of(problem: Problem) -> CaseDriver:

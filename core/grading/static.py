@@ -95,16 +95,18 @@ def check(source: str, filename: str, modules: Iterable[str], calls: Iterable[st
 
 
 def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
-    """(line, column) of the name in the top-level `def name`, 1-based; None if absent or unparseable."""
+    """(line, column) of the name in the top-level `def name` (or `class name`, a KernelBench solution's
+    ModelNew), 1-based; None if absent or unparseable."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
     lines = source.splitlines()
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            keyword = "class" if isinstance(node, ast.ClassDef) else "def"
             line_text = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
-            column = line_text.find(name, line_text.find("def")) if "def" in line_text else -1
+            column = line_text.find(name, line_text.find(keyword)) if keyword in line_text else -1
             return node.lineno, (column + 1 if column >= 0 else _column(lines, node.lineno, node.col_offset))
     return None
 

@@ -1,0 +1,307 @@
+"""KernelBench problems, the grader's side: a solution's `ModelNew` against the problem's `Model` on seeded trials.
+
+As KernelBench's eval.py defines correctness: both models are built after seeding with 42 (so their
+weights are equal), then called on `num_correct_trials` (5) trials, each drawing its inputs with
+`get_inputs()` after a seed of its own (derived from 42 as KernelBench derives them), and their outputs
+agree within atol = rtol = 1e-2. A sixth trial, hidden, draws its seeds anew at every grading.
+
+The problem's code is trusted: `get_inputs()` runs here and the reference's `Model` in a worker of its own
+(core/grading/kernelbench_worker.py), its outputs kept per problem version and device. The solution's
+worker is sent a trial's inputs and seeds only, never the problem's code or what it expects; it builds and
+calls `ModelNew` in a trusted harness, which reports the inputs the call wrote to. docs/KERNELS.md
+(KernelBench problems) says what this holds against.
+"""
+
+from __future__ import annotations
+
+import ast
+import secrets
+import threading
+import weakref
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from infrakata.core.catalog.problem import FRESH_CASE_NAME, Problem
+from infrakata.core.grading.calls import SolutionCalls, device_for, reference_filename, solution_spec
+from infrakata.core.grading.compare import Comparison, Tolerance, compare
+from infrakata.core.grading.recorded import failure_line, trace_level, with_values
+from infrakata.core.grading.results import CaseResult, GradingError, error_case, hide_expected
+from infrakata.core.limits import MIB
+from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from infrakata.core.sandbox.protocol import ErrorInfo, clean_text
+from infrakata.core.sandbox.recording import TraceLevel, recording_from_wire
+
+if TYPE_CHECKING:
+    from infrakata.core.grading.runner import Runner
+
+TRIAL = "infrakata.core.grading.kernelbench_worker:trial"
+PRELOAD = ("infrakata.core.grading.kernelbench_worker",)
+INIT_SEED = 42  # KernelBench's seed_num: the weights' seed, and the one its trials' seeds are drawn from
+TRIALS = 5  # KernelBench's num_correct_trials
+# What a trial's inputs may take on the CPU. KernelBench sizes its problems for a GPU (gigabytes of inputs);
+# shrinking them is no general transform (sizes are constants the model's code relies on), so over this
+# the grading is refused, saying which constants to shrink in a copy (problems/FORMAT.md).
+CPU_INPUT_BUDGET_BYTES = 256 * MIB
+
+# The grader's global random generator is seeded to make a trial's inputs: one trial at a time, whichever
+# thread asks, and the generator's state given back after.
+_SEEDING = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Trial:
+    name: str
+    init_seed: int
+    seed: int
+    init_inputs: list[Any]
+    inputs: list[Any]
+    expected: Any = None
+    fresh: bool = False  # drawn at this grading: hidden, inputs and all
+
+
+def trial_seeds(count: int = TRIALS, seed: int = INIT_SEED) -> list[int]:
+    """The trials' seeds, as KernelBench's run_and_check_correctness draws them from its seed."""
+    import torch
+
+    with _SEEDING, torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return [int(torch.randint(0, 2**32 - 1, (1,)).item()) for _ in range(count)]
+
+
+class _Module:
+    """The problem's file run here (trusted): its get_inputs and get_init_inputs, and its size constants."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self.namespace: dict[str, Any] = {"__name__": problem.module_name("kernelbench"),
+                                          "__file__": str(problem.source_path)}
+        try:
+            exec(compile(problem.reference_source, str(problem.source_path), "exec"), self.namespace)
+        except Exception as error:
+            raise GradingError(f"{problem.source_path}: the problem's module failed to run: "
+                               f"{type(error).__name__}: {error}") from error
+
+    def make(self, init_seed: int, seed: int, device: str = "cpu") -> tuple[list[Any], list[Any]]:
+        """(init inputs, inputs), each after its seed, as KernelBench makes them; `device` "meta" sizes them
+        without allocating anything."""
+        import torch
+
+        with _SEEDING, torch.random.fork_rng(devices=[]), torch.device(device):
+            try:
+                torch.manual_seed(init_seed)
+                init_inputs = list(self.namespace["get_init_inputs"]())
+                torch.manual_seed(seed)
+                inputs = list(self.namespace["get_inputs"]())
+            except Exception as error:
+                raise GradingError(f"{self.problem.source_path}: get_inputs() or get_init_inputs() failed: "
+                                   f"{type(error).__name__}: {error}") from error
+        return init_inputs, inputs
+
+    def check_size(self) -> None:
+        """Refuse, on the CPU, inputs over the budget (sized on the meta device, so nothing is allocated)."""
+        import torch
+
+        try:
+            _, inputs = self.make(INIT_SEED, INIT_SEED, "meta")
+        except GradingError:
+            return  # not sizable without allocating: made for real, where a failure says why
+        size = sum(x.numel() * x.element_size() for x in inputs if isinstance(x, torch.Tensor))
+        if size <= CPU_INPUT_BUDGET_BYTES:
+            return
+        shapes = ", ".join(f"{'x'.join(map(str, x.shape))} {str(x.dtype).removeprefix('torch.')}"
+                           for x in inputs if isinstance(x, torch.Tensor))
+        constants = ", ".join(f"{name} = {value} (line {line})" for name, value, line in
+                              _size_constants(self.problem.reference_source))
+        raise GradingError(
+            f"{self.problem.source_path}: a trial's inputs take {size / MIB:,.0f} MiB ({shapes}); without CUDA a "
+            f"KernelBench problem is graded on the CPU within {CPU_INPUT_BUDGET_BYTES // MIB} MiB of inputs. Grade "
+            f"it on a machine with CUDA, or copy the file and shrink its sizes"
+            + (f" ({constants})" if constants else "") + " so that the copy is a problem of its own")
+
+
+def _size_constants(source: str) -> list[tuple[str, int, int]]:
+    """The module's integer constants (batch_size = 4096): a KernelBench file's sizes."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    return [(node.targets[0].id, node.value.value, node.lineno) for node in tree.body
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Constant) and type(node.value.value) is int]
+
+
+def forward_parameters(source: str) -> list[str]:
+    """The names of Model.forward's inputs, for messages (`x`, `A`, `B`)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Model":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "forward":
+                    return [a.arg for a in item.args.args[1:]]
+    return []
+
+
+@dataclass
+class _Prepared:
+    version: tuple[Any, ...]
+    module: _Module
+    trials: list[Trial]
+
+
+# The reference's outputs per runner, problem and version: a runner's cache, kept beside it.
+_PREPARED: weakref.WeakKeyDictionary[Runner, dict[Any, _Prepared]] = weakref.WeakKeyDictionary()
+_PREPARING = threading.Lock()
+
+
+def _version(problem: Problem, device: str) -> tuple[Any, ...]:
+    return (problem.source_path.stat().st_mtime_ns, problem.reference_source, device)
+
+
+class _Reference:
+    """The problem's Model in a worker of its own (trusted code only), on the device the solution runs on."""
+
+    def __init__(self, problem: Problem, pool: WorkerPool, device: str, calls: int):
+        self.problem, self.device, self.calls = problem, device, 0
+        cuda = device == "cuda"
+        spec = solution_spec(problem, problem.reference_source, reference_filename(problem), calls=calls, cuda=cuda,
+                             preload=PRELOAD, trusted=True)
+        self.worker: Worker = pool.open(replace(spec, entry_point="Model"), problem.limits.load_timeout(cuda))
+        if self.worker.load_error is not None:
+            self.worker.close()
+            raise GradingError(f"{problem.source_path}: the reference failed to load: "
+                               f"{self.worker.load_error.message}")
+
+    def __call__(self, trial: Trial) -> Trial:
+        timeout = self.problem.limits.call_timeout(self.device == "cuda", first=self.calls == 0)
+        self.calls += 1
+        outcome = self.worker.harness(TRIAL, _payload(trial, self.device, "off"), timeout=timeout)
+        if outcome.status != "ok" or not isinstance(outcome.value, dict) or "output" not in outcome.value:
+            message = outcome.error.message if outcome.error else outcome.status
+            raise GradingError(f"{self.problem.source_path}: the reference failed on {trial.name} ({self.device}): "
+                               f"{message}")
+        return replace(trial, expected=outcome.value["output"])
+
+    def __enter__(self) -> _Reference:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.worker.close()
+
+
+def _payload(trial: Trial, device: str, level: TraceLevel) -> dict[str, Any]:
+    return {"init_seed": trial.init_seed, "init_inputs": trial.init_inputs, "seed": trial.seed,
+            "inputs": trial.inputs, "device": device, "trace": level}
+
+
+def prepare(runner: Runner, problem: Problem, device: str) -> _Prepared:
+    """The fixed trials with the reference's outputs, made once per problem version and device."""
+    version = _version(problem, device)
+    with _PREPARING:
+        cache = _PREPARED.setdefault(runner, {})
+        cached = cache.get(problem.source_path)
+        if cached is not None and cached.version == version:
+            return cached
+        module = _Module(problem)
+        if device == "cpu":
+            module.check_size()
+        trials = []
+        for index, seed in enumerate(trial_seeds(), 1):
+            init_inputs, inputs = module.make(INIT_SEED, seed)
+            trials.append(Trial(f"trial {index} (seed {seed})", INIT_SEED, seed, init_inputs, inputs))
+        with _Reference(problem, runner.pool, device, len(trials)) as reference:
+            trials = [reference(trial) for trial in trials]
+        cache[problem.source_path] = prepared = _Prepared(version, module, trials)
+        return prepared
+
+
+def fresh_trial(runner: Runner, problem: Problem, device: str, seed: int | None) -> Trial:
+    """The hidden trial: its weights' and inputs' seeds drawn at every grading (or `seed` for both)."""
+    prepared = prepare(runner, problem, device)
+    init_seed = secrets.randbits(32) if seed is None else seed
+    seed = secrets.randbits(32) if seed is None else seed
+    init_inputs, inputs = prepared.module.make(init_seed, seed)
+    with _Reference(problem, runner.pool, device, 1) as reference:
+        return reference(Trial(FRESH_CASE_NAME, init_seed, seed, init_inputs, inputs, fresh=True))
+
+
+def case_names() -> list[str]:
+    return [f"trial {index} (seed {seed})" for index, seed in enumerate(trial_seeds(), 1)] + [FRESH_CASE_NAME]
+
+
+def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
+        entry_line: int | None, values: bool = False, stop_early: bool = False, trusted: bool = False,
+        fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
+    """Grade a ModelNew on the trials, the hidden one last (never with `stop_early`: its verdict would not
+    repeat), stopping at the first trial that times out."""
+    device = device_for(problem, runner.pool)
+    trials = list(prepare(runner, problem, device).trials)
+    if not stop_early:
+        trials.append(fresh_trial(runner, problem, device, fresh_seed))
+    spec = solution_spec(problem, source, filename, calls=len(trials), cuda=device == "cuda", preload=PRELOAD,
+                         trusted=trusted)
+    tolerance = Tolerance(problem.atol, problem.rtol)
+    names = forward_parameters(problem.reference_source)
+    results: list[CaseResult] = []
+    with SolutionCalls(runner.pool, problem, spec, device, cancel) as calls:
+        for index, trial in enumerate(trials, 1):
+            level = trace_level(values and not trial.fresh and all(r.status == "passed" for r in results))
+            outcome = _read(calls.harness(index, TRIAL, _payload(trial, device, level)))
+            if outcome.status == "cancelled":
+                break
+            if calls.load_failed:
+                results.append(error_case(index, trial.name, outcome, entry_line))
+                results += [CaseResult(i, t.name, "skipped", message="not run: the solution failed to load")
+                            for i, t in enumerate(trials[index:], index + 1)]
+                break
+            result = _judge(index, trial, outcome, tolerance, names, level, entry_line)
+            results.append(hide_expected(result) if trial.fresh else result)
+            if results[-1].status != "passed" and (stop_early or outcome.status == "timeout"):
+                why = f"case {index} failed" if outcome.status != "timeout" else f"case {index} timed out"
+                results += [CaseResult(i, t.name, "skipped", message=f"not run: {why}")
+                            for i, t in enumerate(trials[index:], index + 1)]
+                break
+    for result in results:
+        result.note = calls.notes.get(result.id, "")
+    return results, "".join(calls.output)
+
+
+def _read(outcome: CallResult) -> CallResult:
+    """The harness's answer as a call's: its output, and its recording read as the worker's own recordings
+    are (checked field by field). A malformed answer means the solution tampered with the harness."""
+    if outcome.status != "ok":
+        return outcome
+    value = outcome.value
+    try:
+        if not (isinstance(value, dict) and set(value) == {"output", "recording", "changed"}):
+            raise ValueError("not a trial's answer")
+        changed = value["changed"]
+        if not (isinstance(changed, list) and all(type(i) is int and i >= 0 for i in changed)):
+            raise ValueError("malformed changed inputs")
+        recording = recording_from_wire(value["recording"], clean_text)
+    except ValueError:
+        return replace(outcome, status="error", value=None, error=ErrorInfo(
+            "HarnessTampered", "the trial's harness answered in a shape it never sends: the solution interfered "
+                               "with it"))
+    return replace(outcome, value=value["output"], state={"changed": changed}, recording=recording)
+
+
+def _judge(index: int, trial: Trial, outcome: CallResult, tolerance: Tolerance, names: list[str],
+           level: TraceLevel, entry_line: int | None) -> CaseResult:
+    if outcome.status != "ok":
+        result = error_case(index, trial.name, outcome, entry_line)
+        return with_values(result, outcome, level)
+    check = compare(outcome.value, trial.expected, tolerance)
+    changed = outcome.state.get("changed") or []
+    if check.ok and changed:
+        which = ", ".join(f"input {i} ({names[i]})" if i < len(names) else f"input {i}" for i in changed)
+        check = Comparison(False, f"forward wrote to {which} in place: a KernelBench trial's inputs are read-only "
+                                  f"(changed inputs can make a checker compare the reference on other data)")
+    if check.ok:
+        return CaseResult(index, trial.name, "passed", outcome.time_ms, **check.measures())
+    result = CaseResult(index, trial.name, "failed", outcome.time_ms, check.message,
+                        failure_line(outcome, None, entry_line), **check.measures())
+    return with_values(result, outcome, level, "return", check, outcome.value, trial.expected)
+

@@ -1,0 +1,221 @@
+"""The kernelbench problem kind: KernelBench files (tests/fixtures/kernelbench/level1, small problems written
+for these tests) loaded unchanged, a ModelNew graded on seeded trials through real workers and the real
+`kata` binary, and the hacks KernelBench and its users report, one test each."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+from infrakata.core.catalog.loading import Catalog, load_problem
+from infrakata.core.grading import kernelbench
+from infrakata.core.grading.results import GradingError
+
+from tests.conftest import KATA
+
+FIXTURES = Path(__file__).parent / "fixtures" / "kernelbench"
+LEVEL1 = FIXTURES / "level1"
+LINEAR = LEVEL1 / "1_Linear_scale.py"
+LEAKY = LEVEL1 / "2_Leaky_relu.py"
+CUDA = torch.cuda.is_available()
+
+
+def grade(runner, problem_path: Path, solution: Path, **options):
+    return runner.run(load_problem(problem_path), solution.read_text(encoding="utf-8"), solution, **options)
+
+
+def hack(runner, name: str):
+    return grade(runner, LINEAR, FIXTURES / "hacks" / f"{name}.py")
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+# -- loading ---------------------------------------------------------------------------------------
+
+def test_a_level_folder_loads_each_file_as_a_problem():
+    catalog = Catalog.load([LEVEL1], include_bundled=False)
+    assert catalog.errors == []
+    assert sorted(catalog.problems) == ["level1-1-linear-scale", "level1-2-leaky-relu", "level1-3-huge-relu"]
+    problem = catalog.problems["level1-1-linear-scale"]
+    assert (problem.kind, problem.entry_point, problem.atol, problem.rtol) == ("kernelbench", "ModelNew", 1e-2, 1e-2)
+    assert problem.source_path == LINEAR.resolve()
+    assert "class Model(nn.Module)" in problem.statement  # the reference is the statement
+
+
+def test_a_single_file_loads_and_its_starter_is_rejected(runner):
+    problem = load_problem(LEAKY)
+    assert problem.slug == "level1-2-leaky-relu"
+    assert "class ModelNew(nn.Module)" in problem.starter and "raise NotImplementedError" in problem.starter
+    assert "super(ModelNew, self).__init__()" in problem.starter and "leaky_relu" not in problem.starter
+    report = runner.run(problem, problem.starter, LEAKY.parent / "starter.py")
+    assert report.verdict == "runtime_error"
+    assert "NotImplementedError" in report.cases[0].message
+
+
+def test_a_malformed_file_names_its_line_and_the_others_still_load(tmp_path):
+    level = tmp_path / "level2"
+    level.mkdir()
+    shutil.copy(LINEAR, level / "1_Linear_scale.py")
+    (level / "2_Broken.py").write_text("import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x)\n"
+                                       "        return x\n\ndef get_inputs():\n    return []\n", encoding="utf-8")
+    (level / "3_No_init_inputs.py").write_text("import torch\n\nclass Model(torch.nn.Module):\n"
+                                               "    def forward(self, x):\n        return x\n\n"
+                                               "def get_inputs():\n    return []\n", encoding="utf-8")
+    (level / "helpers.py").write_text("def unrelated():\n    return 1\n", encoding="utf-8")  # not a problem
+    catalog = Catalog.load([level], include_bundled=False)
+    assert list(catalog.problems) == ["level2-1-linear-scale"]
+    messages = sorted(str(error) for error in catalog.errors)
+    assert messages[0].startswith(f"{level / '2_Broken.py'}:4: does not parse as Python: expected ':'")
+    assert messages[1].startswith(f"{level / '3_No_init_inputs.py'}:1: defines no get_init_inputs at its top "
+                                  f"level; a KernelBench problem has class Model(nn.Module)")
+
+
+# -- grading ---------------------------------------------------------------------------------------
+
+def test_trials_follow_kernelbench_seeds():
+    torch.manual_seed(42)  # KernelBench's run_and_check_correctness, with its seed_num
+    expected = [torch.randint(0, 2**32 - 1, (1,)).item() for _ in range(5)]
+    assert kernelbench.trial_seeds() == expected
+    assert kernelbench.case_names()[0] == f"trial 1 (seed {expected[0]})"
+
+
+def test_a_correct_model_new_is_accepted_through_kata_run(tmp_path):
+    solution = FIXTURES / "solutions" / "linear_scale.py"
+    done = subprocess.run([str(KATA), "--problems", str(LEVEL1), "run", str(solution), "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False,
+                          env={**os.environ, "COLUMNS": "200"})
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["problem"], report["verdict"]) == (0, "level1-1-linear-scale", "accepted")
+    assert [case["name"] for case in report["cases"]][-1].startswith("fresh inputs")
+    assert len(report["cases"]) == 6
+
+
+@pytest.mark.skipif(CUDA, reason="without CUDA only: there the speed-up is measured")
+def test_kata_bench_without_cuda_checks_the_trials_and_gives_no_figure(tmp_path):
+    solution = FIXTURES / "solutions" / "leaky_relu_wrong_slope.py"
+    done = subprocess.run([str(KATA), "--problems", str(LEVEL1), "bench", str(solution), "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["correct"], report["speedup_vs_reference"]) == (1, False, None)
+    assert report["gate_message"].startswith(kernelbench.case_names()[0] + ": out[")
+    assert report["line"] == line_of(solution, "return torch.where")
+    assert "needs a CUDA GPU" in report["notes"][0]
+
+
+def test_a_triton_model_new_runs_through_the_interpreter(runner):
+    report = grade(runner, LEAKY, FIXTURES / "solutions" / "leaky_relu_triton.py")
+    assert report.verdict == "accepted", report.cases
+    assert report.passed == report.total == 6
+
+
+def test_a_wrong_model_new_is_rejected_on_the_trial_and_line_that_show_it(runner):
+    solution = FIXTURES / "solutions" / "leaky_relu_wrong_slope.py"
+    report = grade(runner, LEAKY, solution, values=True)
+    assert report.verdict == "wrong_answer"
+    first = report.cases[0]
+    assert (first.id, first.status, first.name) == (1, "failed", kernelbench.case_names()[0])
+    assert first.line == line_of(solution, "return torch.where")
+    assert re.search(r"out\[\d+, \d+\]: expected -?[\d.]+, got -?[\d.]+", first.message)
+    assert "atol 1e-02 + rtol 1e-02" in first.message
+    assert any(value.kind == "argument" and value.name == "x" for value in first.values)
+    hidden = report.cases[-1]
+    assert hidden.status == "failed" and hidden.expected is None and "hidden" in hidden.message
+
+
+def test_an_error_in_forward_is_placed_on_its_line(runner, tmp_path):
+    solution = tmp_path / "raises.py"
+    solution.write_text("import torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+                        "    def __init__(self, negative_slope=0.01):\n        super().__init__()\n\n"
+                        "    def forward(self, x):\n        return x.no_such_method()\n", encoding="utf-8")
+    report = grade(runner, LEAKY, solution)
+    assert report.verdict == "runtime_error"
+    assert (report.cases[0].line, report.entry_line) == (9, 4)
+    assert "AttributeError" in report.cases[0].message
+
+
+def test_inputs_over_the_cpu_budget_are_refused_naming_the_sizes(runner):
+    if CUDA:
+        pytest.skip("on CUDA the problem runs as given")
+    with pytest.raises(GradingError) as refused:
+        grade(runner, LEVEL1 / "3_Huge_relu.py", FIXTURES / "solutions" / "linear_scale.py")
+    message = str(refused.value)
+    assert "a trial's inputs take 6,144 MiB (4096x393216 float32)" in message
+    assert "batch_size = 4096 (line 16), dim = 393216 (line 17)" in message
+    assert "machine with CUDA" in message
+
+
+# -- the hacks -------------------------------------------------------------------------------------
+
+def test_a_zero_output_is_rejected(runner):
+    report = hack(runner, "zero_output")
+    assert report.verdict == "wrong_answer" and report.cases[0].status == "failed"
+
+
+def test_an_uninitialised_output_is_rejected(runner):
+    # The reference never runs in the solution's process: no freed output of its is there to be reused.
+    report = hack(runner, "uninitialised_output")
+    assert report.verdict == "wrong_answer" and report.cases[0].status == "failed"
+
+
+def test_a_result_replayed_from_an_earlier_trial_is_rejected(runner):
+    report = hack(runner, "replays_first_result")
+    assert report.verdict == "wrong_answer"
+    assert [case.status for case in report.cases[:2]] == ["passed", "failed"]
+
+
+def test_the_reference_output_is_nowhere_in_the_solution_process(runner):
+    # Its callers' locals and every object the garbage collector knows: the reference ran elsewhere.
+    report = hack(runner, "finds_reference_output")
+    assert report.verdict == "wrong_answer"
+    assert "got 0" in report.cases[0].message
+
+
+def test_an_input_changed_in_place_is_rejected(runner):
+    report = hack(runner, "modifies_input")
+    assert report.verdict == "wrong_answer"
+    assert report.cases[0].message.startswith("forward wrote to input 0 (x) in place")
+
+
+def test_an_output_finished_by_a_thread_after_the_call_is_rejected(runner):
+    # The output is read as the call returns; a thread that fills it later fills a copy nobody reads.
+    report = hack(runner, "finishes_after_return")
+    assert report.verdict == "wrong_answer" and report.cases[0].status == "failed"
+
+
+def test_inheriting_the_reference_fails_for_it_is_not_there(runner):
+    report = hack(runner, "subclasses_reference")
+    assert report.verdict == "runtime_error"
+    assert "NameError: name 'Model' is not defined" in report.cases[0].message
+
+
+def test_a_copy_of_the_reference_is_correct_and_never_counted_fast_without_a_gpu(runner):
+    from infrakata.core.batch.results import fast_p
+
+    report = hack(runner, "copies_reference")
+    assert report.verdict == "accepted"
+    score = fast_p([{"id": "copy", "problem": report.problem, "verdict": report.verdict}], 1.0)
+    assert (score.submissions, score.correct, score.fast, score.unknown, score.share) == (1, 1, 0, 1, None)
+    assert score.words() == "fast_1: unknown (1 of 1 correct, 1 without a speed figure: that needs a CUDA GPU)"
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_cuda_work_left_on_a_side_stream_is_synchronised_before_the_output_is_read(runner, tmp_path):
+    solution = tmp_path / "side_stream.py"
+    solution.write_text(
+        "import torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+        "    def __init__(self, in_features, out_features, scale):\n        super().__init__()\n"
+        "        self.linear = nn.Linear(in_features, out_features)\n        self.scale = scale\n\n"
+        "    def forward(self, x):\n        out = torch.empty(x.shape[0], self.linear.out_features, device=x.device)\n"
+        "        stream = torch.cuda.Stream()\n        stream.wait_stream(torch.cuda.current_stream())\n"
+        "        with torch.cuda.stream(stream):\n            torch.cuda._sleep(50_000_000)\n"
+        "            out.copy_(self.linear(x) * self.scale)\n        return out\n", encoding="utf-8")
+    report = grade(runner, LINEAR, solution)
+    assert report.verdict == "accepted", report.cases  # its work counts, done before the output is read
