@@ -44,21 +44,25 @@ CODESTAR = ("codestar-adam-optimizer-memory-bytes.json", "codestar-activation-ch
 
 
 def make_problems(root: Path, scalar_only: bool) -> list[tuple[str, str, str]]:
-    """Copies of the seed problems with a short time limit -> [(problem path, entry point, reference)]."""
+    """Copies of the seed problems with a short time limit, in `root` -> [(problem path, entry point,
+    reference)]. Each copy has a slug of its own, so that `--problems root` adds it beside the bundled
+    catalogue: a manifest names its problem by a path into the catalogue."""
     problems = []
     for slug in NATIVE:
         if scalar_only and slug == "gradient-accumulation":  # trains a small model per case: ~4x a scalar one
             continue
-        folder = root / slug
+        folder = root / f"bench-{slug}"  # a native problem's folder is named by its slug
         shutil.copytree(REPO / "problems" / slug, folder, ignore=shutil.ignore_patterns("wrong", "__pycache__"))
         toml = folder / "problem.toml"
         text = re.sub(r"^time_limit = .*$", f"time_limit = {TIME_LIMIT_S}", toml.read_text(), flags=re.M)
+        text = re.sub(r'^slug = "(.*)"$', r'slug = "bench-\1"', text, flags=re.M)
         toml.write_text(text)
         entry = re.search(r'^entry_point = "(.*)"', text, re.M).group(1)
         problems.append((str(folder), entry, (folder / "reference.py").read_text()))
     for name in CODESTAR if SEEDS else ():
         data = json.loads((SEEDS / name).read_text(encoding="utf-8"))
         data["time_limit"] = TIME_LIMIT_S
+        data["slug"] = f"bench-codestar-{data['slug']}"
         target = root / name
         target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         problems.append((str(target), data["entry_point"], data["reference_code"]))
@@ -161,7 +165,9 @@ def measured(command: list[str], cwd: Path | None = None) -> dict:
 
 def grade_run(manifest: Path, count: int, label: str, extra: list[str]) -> dict:
     out = manifest.parent / f"results-{label}.jsonl"
-    run = measured([str(KATA), "grade", "--manifest", str(manifest), "--out", str(out), *extra])
+    # The problems' copies are beside the batch's folder (make_problems, make_batch).
+    run = measured([str(KATA), "--problems", str(manifest.parent.parent), "grade", "--manifest", str(manifest),
+                    "--out", str(out), *extra])
     lines = out.read_text().splitlines() if out.exists() else []
     ids = [json.loads(line)["id"] for line in lines]
     verdicts: dict[str, int] = {}
