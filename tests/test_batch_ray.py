@@ -15,7 +15,7 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is the optional extra infrakata[ray] (scripts/setup --dev installs it)")
 
-from infrakata.core.batch.grader import GradeOptions, Grader  # noqa: E402
+from infrakata.core.batch.grader import BatchGrader, GradeOptions  # noqa: E402
 from infrakata.core.batch.on_ray import RayGrading  # noqa: E402
 from infrakata.core.batch.submissions import Submission  # noqa: E402
 
@@ -61,7 +61,7 @@ def test_ray_writes_the_lines_the_local_mode_writes(cluster, pool, catalog, tmp_
                    Submission("missing", file=str(tmp_path / "missing.py")),
                    Submission("unknown", source=RIGHT, problem="no-such-problem")]
     _, on_ray = grade_on_ray(submissions)
-    local = [Grader(catalog, pool=pool).grade(s) for s in submissions]
+    local = [BatchGrader(catalog, pool=pool).grade(s) for s in submissions]
     by_id = {r["id"]: r for r in on_ray}
     assert len(on_ray) == len(by_id) == 4
     for expected in local:

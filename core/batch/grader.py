@@ -2,7 +2,7 @@
 parallel, one JSON line per submission.
 
     submissions = collect(paths, manifest)            # files, folders, a JSONL manifest
-    grader = Grader(catalog, settings, workspace)     # resolves and grades; thread-safe; one warm pool
+    grader = BatchGrader(catalog, settings, workspace)     # resolves and grades; thread-safe; one warm pool
     with ResultsFile(out, resume=True) as results:    # flushed per result; `done` holds the ids to skip
         run_local(pending, grader, jobs, results.write)
 
@@ -11,7 +11,7 @@ A result line is the `kata run --json` object (core/grading/report.py) with the 
 cannot be graded (an unreadable file, no matching or unknown problem, a malformed manifest line, a
 broken problem) is a line of its own with the verdict `could_not_grade` and the reason in "reason";
 the batch goes on. The Ray executor (core/batch/on_ray.py) grades the same submissions with the same
-Grader inside its actors and writes the same lines.
+BatchGrader inside its actors and writes the same lines.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def crashed(submission: Submission, reason: str, problem: str | None = None) -> 
     return {**could_not_grade(submission, reason, problem), "verdict": "crashed"}
 
 
-class Grader:
+class BatchGrader:
     """Resolves a submission's source and problem and grades it; safe to call from many threads, which
     share one warm worker pool and each keep a Runner (its cache of reference outputs)."""
 
@@ -142,7 +142,7 @@ class Grader:
                 return {"problem": problem.slug, "file": path, "correct": False, "error": str(error)}
 
 
-def run_local(submissions: Iterable[Submission], grader: Grader, jobs: int,
+def run_local(submissions: Iterable[Submission], grader: BatchGrader, jobs: int,
               on_result: Callable[[ResultRow], None], stop: threading.Event | None = None) -> None:
     """Grade on `jobs` threads that share the grader's warm pool; `on_result` is called (from those
     threads) as each finishes. `stop` set: no new submission is started."""

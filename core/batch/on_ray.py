@@ -5,7 +5,7 @@ Imported only with --ray; Ray is the optional extra `infrakata[ray]`.
 - This process (the driver) reads each submission and matches its problem, as the local mode does, and
   sends the actor the source and the problem (its slug, or the path of a problem outside the bundled
   catalogue): the actors need infrakata and the problem files, not the submissions' files.
-- A CPU actor (`num_cpus=1`) holds a core.batch.Grader (a Runner over its own zygote) and grades one
+- A CPU actor (`num_cpus=1`) holds a core.batch.grader.BatchGrader (a Runner over its own zygote) and grades one
   submission at a time; the driver keeps two in flight per actor so none waits for the next.
 - With --bench on a cluster with GPUs, kernel problems go to `num_gpus=1` actors, one per GPU, which
   grade and then benchmark one submission at a time: one GPU benchmark at a time per GPU.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from infrakata.core.batch.grader import GradeOptions, Grader, could_not_grade, crashed
+from infrakata.core.batch.grader import BatchGrader, GradeOptions, could_not_grade, crashed
 from infrakata.core.batch.rows import ResultRow
 from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
@@ -51,7 +51,7 @@ class GraderActor:
         from infrakata.core.sandbox.pool import WorkerPool
 
         os.environ.setdefault("OMP_NUM_THREADS", "1")
-        self.grader = Grader(Catalog.load(problem_paths), bench=bench, pool=WorkerPool.shared())
+        self.grader = BatchGrader(Catalog.load(problem_paths), bench=bench, pool=WorkerPool.shared())
         self.grader.pool.isolation = isolation
         self.grader.pool.wait_ready()
 
@@ -89,7 +89,7 @@ class RayGrading:
         self.problem_paths = [str(Path(str(p)).resolve()) for p in (*settings.problem_paths, *options.problem_paths)]
         self.catalog = catalog or Catalog.load(self.problem_paths)
         # Reads and matches on the driver; never opens its pool.
-        self.resolver = Grader(self.catalog, settings, self.workspace, pool=_NoPool())
+        self.resolver = BatchGrader(self.catalog, settings, self.workspace, pool=_NoPool())
         self.slots: list[_Slot] = []
         self.deaths = 0
         self.retried = 0

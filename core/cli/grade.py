@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from infrakata.core.batch.grader import GradeOptions, Grader, hide_row, run_local
+from infrakata.core.batch.grader import BatchGrader, GradeOptions, hide_row, run_local
 from infrakata.core.batch.results import ResultsFile, write_junit
 from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.batch.submissions import collect
@@ -170,7 +170,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
 
                     tally.retried = run_ray(pending, options, on_result, err=err, catalog=catalog, on_ready=on_ready)
                 else:
-                    grader = Grader(catalog, settings, workspace, bench=options.bench)
+                    grader = BatchGrader(catalog, settings, workspace, bench=options.bench)
                     grader.pool.isolation = options.isolation
                     run_local(pending, grader, options.jobs or default_jobs(), on_result)
             except KeyboardInterrupt:

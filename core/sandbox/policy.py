@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from infrakata.core.paths import BUNDLED
+from infrakata.core.paths import BUNDLED, EXAMPLES
 
 # -- files ------------------------------------------------------------------------------------------
 
@@ -73,7 +73,8 @@ def answers() -> list[Path]:
     """What holds answers and sits where a worker's packages are: the bundled catalogue (references,
     editorials, wrong solutions), the bundled examples (solved katas) and our own kernels (the Triton
     katas solved, and their bytecode)."""
-    found = [BUNDLED.resolve()]
+    # By the product's own folders too: an editable install's import hook may not name them as packages.
+    found = [BUNDLED.resolve(), EXAMPLES.resolve()]
     for package in ("infrakata.problems", "infrakata.examples"):
         folder = _package_folder(package)
         if folder is not None:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from infrakata.core.batch.grader import Grader
+from infrakata.core.batch.grader import BatchGrader
 from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
@@ -45,7 +45,7 @@ def test_a_header_cannot_name_a_planted_problem(tmp_path):
 def test_a_manifest_cannot_name_a_planted_problem(tmp_path):
     marker = tmp_path / "pwned"
     planted = _planted(tmp_path, marker)
-    grader = Grader(Catalog.load())
+    grader = BatchGrader(Catalog.load())
     result = grader.grade(Submission("s", source="def adam_memory_bytes(n):\n    return 0\n", problem=str(planted)))
     assert result["verdict"] == "could_not_grade" and "not a problem of the catalogue" in result["reason"]
     assert not marker.exists()

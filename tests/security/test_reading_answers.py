@@ -20,8 +20,10 @@ from .conftest import REPO, attempt
     f"os.listdir({str(REPO / 'problems')!r})",
     "import infrakata.kernels.adamw8bit",
     f"open({str(REPO / 'kernels' / 'softmax.py')!r}).read()",
+    f"open({str(REPO / 'examples' / 'gradient_accumulation.py')!r}).read()",
+    "import infrakata.examples.gradient_accumulation",
 ], ids=["import the catalogue", "cases' __file__ to reference.py", "a reference by path", "list the catalogue",
-        "import our kernel", "read our kernel"])
+        "import our kernel", "read our kernel", "read a bundled example", "import a bundled example"])
 def test_the_answers_are_out_of_reach(runner, probe, body):
     report, message, _ = attempt(runner, probe, body)
     assert report.verdict == "runtime_error", message
