@@ -25,8 +25,11 @@ declare -A KERNEL=(
   [fused-rmsnorm]=rmsnorm.py
   [fused-swiglu]=swiglu.py
   [tiled-matmul]=matmul.py
+  [triton-flash-attention-forward]=flash_attention.py
+  [triton-fused-cross-entropy]=cross_entropy.py
+  [triton-layernorm-backward]=layernorm_backward.py
 )
-PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul}"
+PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul triton-flash-attention-forward triton-fused-cross-entropy triton-layernorm-backward}"
 mkdir -p "$OUT"
 cd "$REPO" || exit 2
 
