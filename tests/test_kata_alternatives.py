@@ -1,0 +1,46 @@
+"""Honest methods other than the reference's, accepted: a kata's guards (cases on its edges, memory caps,
+state-only interfaces, the launch check) reject the shortcuts without rejecting another right way.
+Each solution here is graded as a learner's, through the real workers."""
+
+from __future__ import annotations
+
+import pytest
+
+INT8_FLOAT64_ACCUMULATOR = '''import torch
+
+
+def _rows(t):
+    scales = t.abs().amax(dim=1) / 127
+    return torch.nan_to_num(torch.round(t / scales[:, None])).to(torch.int8), scales
+
+
+def w8a8_linear(x, weight, bias=None, smooth_alpha=None):
+    xf, wf = x.float(), weight.float()
+    smooth = torch.ones(x.shape[1])
+    if smooth_alpha is not None:
+        ax, aw = xf.abs().amax(dim=0), wf.abs().amax(dim=0)
+        smooth = torch.where((ax > 0) & (aw > 0), ax.pow(smooth_alpha) / aw.pow(1 - smooth_alpha), 1.0)
+        xf, wf = xf / smooth, wf * smooth
+    x_codes, x_scales = _rows(xf)
+    w_codes, w_scales = _rows(wf)
+    # float64 holds every sum of K products of int8 codes exactly (below 2**53): the int32 accumulator's integers
+    acc = (x_codes.double() @ w_codes.double().T).to(torch.int32)
+    y = acc * x_scales[:, None] * w_scales
+    if bias is not None:
+        y = y + bias
+    return smooth, x_codes, x_scales, w_codes, w_scales, acc, y.to(x.dtype)
+'''
+
+ALTERNATIVES = {
+    "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (
+        "int8-gemm-per-token-scales", INT8_FLOAT64_ACCUMULATOR),
+}
+
+
+@pytest.mark.parametrize("slug,source", ALTERNATIVES.values(), ids=list(ALTERNATIVES))
+def test_an_honest_alternative_is_accepted(catalog, runner, tmp_path, slug, source):
+    problem = catalog.problems[slug]
+    path = tmp_path / "solution.py"
+    path.write_text(source, encoding="utf-8")
+    report = runner.run(problem, source, path)
+    assert report.verdict == "accepted", [c.message for c in report.cases if c.status != "passed"]
