@@ -4,7 +4,11 @@ Each solution here is graded as a learner's, through the real workers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 INT8_FLOAT64_ACCUMULATOR = '''import torch
 
@@ -31,7 +35,21 @@ def w8a8_linear(x, weight, bias=None, smooth_alpha=None):
     return smooth, x_codes, x_scales, w_codes, w_scales, acc, y.to(x.dtype)
 '''
 
+
+def _reference_with(slug: str, line: str, replacement: str) -> str:
+    """A kata's reference with one line replaced: the alternative differs from it only there."""
+    source = (ROOT / "problems" / slug / "reference.py").read_text(encoding="utf-8")
+    assert line in source, f"{slug}/reference.py no longer has {line!r}"
+    return source.replace(line, replacement)
+
+
+# Stable descending sort: among equal probabilities the lower expert first (the statement rules ties out).
+MOE_STABLE_SORT = _reference_with(
+    "moe-top-k-gating", "top_p, top_e = probs.topk(k, dim=-1)",
+    "top_p, top_e = (t[:, :k] for t in torch.sort(probs, dim=-1, descending=True, stable=True))")
+
 ALTERNATIVES = {
+    "moe-top-k-gating: top-k by a stable descending sort": ("moe-top-k-gating", MOE_STABLE_SORT),
     "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (
         "int8-gemm-per-token-scales", INT8_FLOAT64_ACCUMULATOR),
 }
