@@ -48,7 +48,23 @@ MOE_STABLE_SORT = _reference_with(
     "moe-top-k-gating", "top_p, top_e = probs.topk(k, dim=-1)",
     "top_p, top_e = (t[:, :k] for t in torch.sort(probs, dim=-1, descending=True, stable=True))")
 
+# Welford's update value by value (no two-pass chunk), then Chan's merge for the tree.
+WELFORD_PER_VALUE = _reference_with(
+    "welford-chan-merge", "state = _merge(state, _chunk(chunk))", "state = _per_value(state, chunk)"
+) + '''
+
+def _per_value(state, chunk):
+    n, mean, m2 = state
+    for value in chunk.tolist():
+        n += 1.0
+        delta = value - mean
+        mean += delta / n
+        m2 += delta * (value - mean)
+    return (n, mean, m2)
+'''
+
 ALTERNATIVES = {
+    "welford-chan-merge: Welford's update value by value": ("welford-chan-merge", WELFORD_PER_VALUE),
     "moe-top-k-gating: top-k by a stable descending sort": ("moe-top-k-gating", MOE_STABLE_SORT),
     "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (
         "int8-gemm-per-token-scales", INT8_FLOAT64_ACCUMULATOR),
