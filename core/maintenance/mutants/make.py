@@ -254,7 +254,8 @@ def _upcasts(node: ast.Call, path: tuple[str | int, ...], function: str, source:
 
 # A boundary moved: the value exactly on it (a format's max, a capacity just filled) changes side.
 BOUNDARIES: dict[type[ast.cmpop], tuple[type[ast.cmpop], str, str]] = {
-    ast.Gt: (ast.GtE, ">", ">="), ast.GtE: (ast.Gt, ">=", ">"), ast.Lt: (ast.LtE, "<", "<="), ast.LtE: (ast.Lt, "<=", "<")}
+    ast.Gt: (ast.GtE, ">", ">="), ast.GtE: (ast.Gt, ">=", ">"),
+    ast.Lt: (ast.LtE, "<", "<="), ast.LtE: (ast.Lt, "<=", "<")}
 
 
 def _boundaries(node: ast.Compare, path: tuple[str | int, ...], function: str) -> Iterator[_Site]:
