@@ -96,6 +96,25 @@ def test_each_operator_makes_its_mutants_with_a_label_naming_the_place():
     assert made["f: constant -1 -> 0"].line == 7 and "z[0]" in made["f: constant -1 -> 0"].source
 
 
+def test_boundaries_move_and_roundings_turn():
+    # The values exactly on a boundary (a format's max) and a short last group (a ceiling) are what they test.
+    source = ("import math\n\n\ndef h(x, n, b):\n"
+              "    hits = (x.abs() > 448).sum() + (x <= 0).sum()\n"
+              "    return hits, math.ceil(n / b) + -(-n // b) + x.floor()\n")
+    made = {m.what: m for m in make_mutants(source, "h")}
+    assert {label for label in made if "constant" not in label} == {
+        "h: boundary moved: > -> >=",
+        "h: boundary moved: <= -> <",
+        "h: rounding turned: ceil -> floor",
+        "h: rounding turned: -(-a // b) -> a // b",
+        "h: rounding turned: floor -> ceil",
+    }, sorted(made)
+    assert "x.abs() >= 448" in made["h: boundary moved: > -> >="].source
+    assert "math.floor(n / b)" in made["h: rounding turned: ceil -> floor"].source
+    assert "+ n // b +" in made["h: rounding turned: -(-a // b) -> a // b"].source
+    assert made["h: boundary moved: <= -> <"].line == 5
+
+
 def test_changes_that_give_the_same_module_are_one_mutant():
     # Pinning `v` to its default and to the first case's value (the same 1) is one mutant.
     labels = [m.what for m in make_mutants("def g(v=1):\n    return v\n", "g", ((1,), {}))]

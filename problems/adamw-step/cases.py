@@ -8,14 +8,14 @@ F32 = torch.float32
 def _state(seed, shapes, step, gscale=1.0):
     """Params, grads and a plausible optimizer state after step - 1 steps (zeros at step 1)."""
     g = torch.Generator().manual_seed(seed)
-    params = [torch.randn(*s, generator=g) for s in shapes]
-    grads = [torch.randn(*s, generator=g) * gscale for s in shapes]
+    params = [torch.randn(s, generator=g) for s in shapes]
+    grads = [torch.randn(s, generator=g) * gscale for s in shapes]
     if step == 1:
-        ms = [torch.zeros(*s) for s in shapes]
-        vs = [torch.zeros(*s) for s in shapes]
+        ms = [torch.zeros(s) for s in shapes]
+        vs = [torch.zeros(s) for s in shapes]
     else:
-        ms = [torch.randn(*s, generator=g) * 0.1 * gscale for s in shapes]
-        vs = [torch.rand(*s, generator=g) * 0.01 * gscale ** 2 for s in shapes]
+        ms = [torch.randn(s, generator=g) * 0.1 * gscale for s in shapes]
+        vs = [torch.rand(s, generator=g) * 0.01 * gscale ** 2 for s in shapes]
     return params, grads, ms, vs, step
 
 

@@ -18,6 +18,16 @@ def _with(xs, step, index, value):
     return xs
 
 
+def _on_the_max(fp8_max=448.0, above=450.0):
+    """Step 0 at scale 1.0: +-fp8_max exactly (representable: not saturated). Its amax is fp8_max, so step 1's
+    scale is exactly 1.0 again: +-fp8_max stay unsaturated and `above` saturates."""
+    steps = torch.zeros(3, 4)
+    steps[0, :3] = torch.tensor([fp8_max, -fp8_max, 3.0])
+    steps[1] = torch.tensor([fp8_max, -above, -fp8_max, 1.0])
+    steps[2, :2] = torch.tensor([1.0, 2.0])
+    return steps
+
+
 def cases():
     spike = [1.0, 1.2, 150.0, 1.1, 0.9, 1.0, 1.3, 1.0]
     growing = [0.5 * 1.35 ** t for t in range(20)]
@@ -40,6 +50,10 @@ def cases():
          "args": (_stream(8, [6e4, 5e4, 7e4]), "e5m2", 2, 0, "most_recent")},
         {"name": "tiny negatives round to -0 (code 0x80), history 5, margin 2",
          "args": (_with(_stream(9, [1.0, 1.0, 1.0]), 2, 0, -1e-30), "e4m3", 5, 2, "max")},
+        {"name": "e4m3: 448 and -448 exactly are representable (not saturated), 450 saturates",
+         "args": (_on_the_max(), "e4m3", 1, 0, "most_recent")},
+        {"name": "e5m2: 57344 and -57344 exactly are representable, 57345 saturates",
+         "args": (_on_the_max(57344.0, 57345.0), "e5m2", 2, 0, "max")},
         {"name": "24 steps of e4m3 activations, history 8, most_recent, margin 1",
          "args": (_stream(10, [2.0 + (t % 5) for t in range(24)], 256), "e4m3", 8, 1, "most_recent")},
     ]

@@ -46,6 +46,8 @@ def cases():
         {"name": "norm_type 1", "args": (_grads(7, [(9,), (2, 7)]), 4.0, 1.0)},
         {"name": "a single scalar (0-dim) gradient", "args": ([torch.tensor(-8.0)], 2.0)},
         {"name": "an empty tensor among the gradients", "args": ([torch.zeros(0), torch.tensor([6.0, 8.0])], 5.0)},
+        {"name": "norm_type inf with an empty tensor among the gradients: its norm is 0",
+         "args": ([torch.zeros(0, 3), torch.tensor([6.0, -8.0])], 5.0, INF)},
         {"name": "empty list: total 0", "args": ([], 1.0)},
     ]
 
@@ -54,7 +56,8 @@ def _near_a_tie(grads, max_norm, norm_type):
     """Whether some clipped value lies within 1e-6 (relative) of a rounding boundary of its dtype where one
     rounding step exceeds the tolerance (every bf16 value, fp16 subnormals): there a coefficient one float32
     step away, from a norm summed in another order, would round it the other way."""
-    per_tensor = torch.stack([torch.linalg.vector_norm(g.to(F32), norm_type) for g in grads])
+    per_tensor = torch.stack([torch.linalg.vector_norm(g.to(F32), norm_type) if g.numel() else torch.tensor(0.0)
+                              for g in grads])
     coef = torch.clamp(max_norm / (torch.linalg.vector_norm(per_tensor, norm_type) + 1e-6), max=1.0)
     for g in grads:
         y = g.to(F32) * coef
@@ -78,8 +81,7 @@ def fresh(seed):
         scale = 10 ** rng.uniform(low, 3.0)
         grads = []
         for _ in range(rng.choice([0, 1, rng.randint(1, 6), rng.randint(1, 6)])):
-            # (No empty tensor with p = inf: its norm has no identity, and torch's vector_norm raises.)
-            shape = [rng.choice([0, 1, rng.randint(1, 12)]) if rng.random() < 0.1 and norm_type != INF
+            shape = [rng.choice([0, 1, rng.randint(1, 12)]) if rng.random() < 0.1
                      else rng.randint(1, 12) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
             grads.append((torch.randn(shape, generator=gen) * scale).to(rng.choice(dtypes)))
         if grads and rng.random() < 0.15 and norm_type in (1.0, 2.0, INF):

@@ -42,6 +42,13 @@ def cases():
               prefill_chunk=64, gpu_bytes=10**8),
         _case("a tiny model: 3 sequences of 1 token, blocks of 16, chunks of 4 tokens", TINY, 3, 1, prefill_chunk=4,
               gpu_bytes=10**6, utilization=0.5),
+        _case("a tiny model on exactly the bytes 5 sequences need: the fifth fits, with not a byte to spare", TINY,
+              3, 1, prefill_chunk=4, gpu_bytes=493728, utilization=1.0),
+        # Group sizes that divide no input width: each row's last group is shorter and still gets its scale.
+        _case("Llama-3-8B, 4-bit weights in groups of 96: 4096 and 14336 inputs leave a short last group",
+              LLAMA3_8B, 4, 4096, weight_bits=4, group_size=96),
+        _case("a tiny model, 8-bit weights in groups of 40: rows of 64 and 192 inputs end in groups of 24 and 32",
+              TINY, 2, 33, weight_bits=8, group_size=40, prefill_chunk=4, gpu_bytes=10**6),
     ]
 
 

@@ -5,7 +5,7 @@ def _quantize_rows(t):
     # One absmax scale per row. A row of x is a token and a row of the weight an output channel:
     # both are constant along K, which is what lets the scales leave the integer dot product.
     scales = t.abs().amax(dim=1) / 127
-    codes = torch.where(scales[:, None] > 0, torch.round(t / scales[:, None]), 0)  # an all-zero row: codes 0
+    codes = torch.nan_to_num(torch.round(t / scales[:, None]))  # an all-zero row: 0 / 0, codes 0
     return codes.to(torch.int8), scales
 
 

@@ -24,6 +24,8 @@ def cases():
         {"name": "example: rank 0 sees [1, 2] then [3], rank 1 sees [4, 5, 6]",
          "args": ([[_t([1.0, 2.0]), _t([3.0])], [_t([4.0, 5.0, 6.0])]],)},
         {"name": "values 1e9 + N(0, 1): sums of squares lose every digit", "args": (_shards(1, [[50, 30], [80], [10, 10, 10], [64]], offset=1e9),)},
+        {"name": "chunks of 1 to 4 values around 1e9: each chunk's M2 near 1",
+         "args": (_shards(8, [[1, 2, 3, 2, 1, 4] * 3, [2, 2, 2], [1] * 9], offset=1e9),)},
         {"name": "empty chunks and a rank with no data", "args": (_shards(2, [[0, 5, 0, 7], [], [3, 0], [0]]),)},
         {"name": "5 ranks: the odd one passes through a tree level", "args": (_shards(3, [[4], [6, 2], [9], [1, 1, 1], [12]]),)},
         {"name": "one rank", "args": (_shards(4, [[10, 20, 30]], offset=-3.0),)},

@@ -1,8 +1,9 @@
 """Making mutants of a reference: small wrong versions that some case must reject.
 
-Four operators, each a change a learner's copy of the reference could make and still look right: a
+Six operators, each a change a learner's copy of the reference could make and still look right: a
 defaulted parameter pinned to its default, a parameter pinned to its value in the first case, a numeric
-constant perturbed, an upcast removed. Each mutant is the whole module, changed at one place and
+constant perturbed, an upcast removed, a comparison's boundary moved (`>` and `>=`), a rounding turned
+(ceil and floor). Each mutant is the whole module, changed at one place and
 unparsed; its label says where and what, and is what problem.toml's `[[mutants.equivalent]]` names.
 problems/FORMAT.md (Mutants) describes each operator for authors.
 """
@@ -115,6 +116,11 @@ def _sites(tree: ast.Module, source: str, entry_point: str, first_case: tuple[tu
             yield _constant(node, value, path, function, source)
         elif isinstance(node, ast.Call):
             yield from _upcasts(node, path, function, source)
+            yield from _roundings(node, path, function)
+        elif isinstance(node, ast.Compare):
+            yield from _boundaries(node, path, function)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            yield from _ceil_divisions(node, path, function)
 
 
 def _number(node: ast.AST) -> int | float | None:
@@ -244,3 +250,48 @@ def _upcasts(node: ast.Call, path: tuple[str | int, ...], function: str, source:
 
         shown = ast.get_source_segment(source, keyword.value) or dtype
         yield _Site(path, node.lineno, function, f"upcast removed: dtype={shown} dropped from {callee}()", drop)
+
+
+# A boundary moved: the value exactly on it (a format's max, a capacity just filled) changes side.
+BOUNDARIES: dict[type[ast.cmpop], tuple[type[ast.cmpop], str, str]] = {
+    ast.Gt: (ast.GtE, ">", ">="), ast.GtE: (ast.Gt, ">=", ">"),
+    ast.Lt: (ast.LtE, "<", "<="), ast.LtE: (ast.Lt, "<=", "<")}
+
+
+def _boundaries(node: ast.Compare, path: tuple[str | int, ...], function: str) -> Iterator[_Site]:
+    for index, op in enumerate(node.ops):
+        if type(op) not in BOUNDARIES:
+            continue
+        moved, before, after = BOUNDARIES[type(op)]
+
+        def apply(tree: ast.Module, index: int = index, moved: type[ast.cmpop] = moved) -> None:
+            _find(tree, path).ops[index] = moved()
+
+        yield _Site(path, node.lineno, function, f"boundary moved: {before} -> {after}", apply)
+
+
+def _roundings(node: ast.Call, path: tuple[str | int, ...], function: str) -> Iterator[_Site]:
+    """`math.ceil(x)` and `math.floor(x)` (and `torch.ceil`, `torch.floor`, `.ceil()`, `.floor()`) swapped."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr not in ("ceil", "floor"):
+        return
+    other = "floor" if func.attr == "ceil" else "ceil"
+
+    def apply(tree: ast.Module) -> None:
+        _find(tree, path).func.attr = other
+
+    yield _Site(path, node.lineno, function, f"rounding turned: {func.attr} -> {other}", apply)
+
+
+def _ceil_divisions(node: ast.UnaryOp, path: tuple[str | int, ...], function: str) -> Iterator[_Site]:
+    """`-(-a // b)`, the integer ceiling of a / b, made the floor `a // b`."""
+    inner = node.operand
+    if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.FloorDiv)
+            and isinstance(inner.left, ast.UnaryOp) and isinstance(inner.left.op, ast.USub)):
+        return
+
+    def apply(tree: ast.Module) -> None:
+        division = _find(tree, path).operand
+        _replace(tree, path, ast.BinOp(division.left.operand, ast.FloorDiv(), division.right))
+
+    yield _Site(path, node.lineno, function, "rounding turned: -(-a // b) -> a // b", apply)

@@ -1,0 +1,80 @@
+"""Honest methods other than the reference's, accepted: a kata's guards (cases on its edges, memory caps,
+state-only interfaces, the launch check) reject the shortcuts without rejecting another right way.
+Each solution here is graded as a learner's, through the real workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+INT8_FLOAT64_ACCUMULATOR = '''import torch
+
+
+def _rows(t):
+    scales = t.abs().amax(dim=1) / 127
+    return torch.nan_to_num(torch.round(t / scales[:, None])).to(torch.int8), scales
+
+
+def w8a8_linear(x, weight, bias=None, smooth_alpha=None):
+    xf, wf = x.float(), weight.float()
+    smooth = torch.ones(x.shape[1])
+    if smooth_alpha is not None:
+        ax, aw = xf.abs().amax(dim=0), wf.abs().amax(dim=0)
+        smooth = torch.where((ax > 0) & (aw > 0), ax.pow(smooth_alpha) / aw.pow(1 - smooth_alpha), 1.0)
+        xf, wf = xf / smooth, wf * smooth
+    x_codes, x_scales = _rows(xf)
+    w_codes, w_scales = _rows(wf)
+    # float64 holds every sum of K products of int8 codes exactly (below 2**53): the int32 accumulator's integers
+    acc = (x_codes.double() @ w_codes.double().T).to(torch.int32)
+    y = acc * x_scales[:, None] * w_scales
+    if bias is not None:
+        y = y + bias
+    return smooth, x_codes, x_scales, w_codes, w_scales, acc, y.to(x.dtype)
+'''
+
+
+def _reference_with(slug: str, line: str, replacement: str) -> str:
+    """A kata's reference with one line replaced: the alternative differs from it only there."""
+    source = (ROOT / "problems" / slug / "reference.py").read_text(encoding="utf-8")
+    assert line in source, f"{slug}/reference.py no longer has {line!r}"
+    return source.replace(line, replacement)
+
+
+# Stable descending sort: among equal probabilities the lower expert first (the statement rules ties out).
+MOE_STABLE_SORT = _reference_with(
+    "moe-top-k-gating", "top_p, top_e = probs.topk(k, dim=-1)",
+    "top_p, top_e = (t[:, :k] for t in torch.sort(probs, dim=-1, descending=True, stable=True))")
+
+# Welford's update value by value (no two-pass chunk), then Chan's merge for the tree.
+WELFORD_PER_VALUE = _reference_with(
+    "welford-chan-merge", "state = _merge(state, _chunk(chunk))", "state = _per_value(state, chunk)"
+) + '''
+
+def _per_value(state, chunk):
+    n, mean, m2 = state
+    for value in chunk.tolist():
+        n += 1.0
+        delta = value - mean
+        mean += delta / n
+        m2 += delta * (value - mean)
+    return (n, mean, m2)
+'''
+
+ALTERNATIVES = {
+    "welford-chan-merge: Welford's update value by value": ("welford-chan-merge", WELFORD_PER_VALUE),
+    "moe-top-k-gating: top-k by a stable descending sort": ("moe-top-k-gating", MOE_STABLE_SORT),
+    "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (
+        "int8-gemm-per-token-scales", INT8_FLOAT64_ACCUMULATOR),
+}
+
+
+@pytest.mark.parametrize("slug,source", ALTERNATIVES.values(), ids=list(ALTERNATIVES))
+def test_an_honest_alternative_is_accepted(catalog, runner, tmp_path, slug, source):
+    problem = catalog.problems[slug]
+    path = tmp_path / "solution.py"
+    path.write_text(source, encoding="utf-8")
+    report = runner.run(problem, source, path)
+    assert report.verdict == "accepted", [c.message for c in report.cases if c.status != "passed"]
