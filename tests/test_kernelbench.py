@@ -196,6 +196,26 @@ def test_inheriting_the_reference_fails_for_it_is_not_there(runner):
     assert "NameError: name 'Model' is not defined" in report.cases[0].message
 
 
+def test_a_compiled_extension_is_refused_on_its_import_saying_why(runner):
+    """load_inline needs a compiler the sandbox does not hold: refused before anything runs, on its line."""
+    report = grade(runner, LEAKY, FIXTURES / "hacks" / "compiles_an_extension.py")
+    assert report.verdict == "forbidden"
+    [finding] = report.findings
+    assert finding.line == 4 and "torch.utils.cpp_extension" in finding.message
+    assert "no compiler" in finding.message and "Triton" in finding.message
+
+
+def test_a_compiled_extension_imported_past_the_static_check_is_refused_at_run_time(runner, tmp_path):
+    source = (FIXTURES / "hacks" / "compiles_an_extension.py").read_text(encoding="utf-8").replace(
+        "from torch.utils.cpp_extension import load_inline\n", "import importlib\n").replace(
+        "module = load_inline(", "module = importlib.import_module('torch.utils.' + 'cpp_extension').load_inline(")
+    solution = tmp_path / "inline.py"
+    solution.write_text(source, encoding="utf-8")
+    report = grade(runner, LEAKY, solution)
+    assert report.verdict == "forbidden", report.cases[0].message
+    assert "no compiler" in report.cases[0].message
+
+
 def test_a_copy_of_the_reference_is_correct_and_never_counted_fast_without_a_gpu(runner):
     from infrakata.core.batch.results import fast_p
 

@@ -397,6 +397,7 @@ def load_codestar(path: Path) -> Problem:
 KERNELBENCH_TOLERANCE = 1e-2
 # A trial's limits: KernelBench times nothing on the CPU, and a kernel compiled with load_inline at import
 # takes tens of seconds (Triton's first launch on CUDA some), hence the allowance.
+CPP_EXTENSION = "torch.utils.cpp_extension"
 KERNELBENCH_LIMITS = Limits(time_s=30.0, memory_mb=4096, gpu_memory_mb=32768, compile_s=180.0)
 _KERNELBENCH_NEEDS = ("class Model(nn.Module) with a forward method, get_inputs() and get_init_inputs() at the "
                       "top level")
@@ -439,6 +440,9 @@ def load_kernelbench(path: Path) -> Problem:
         entry_point="ModelNew", source=KernelBenchSource(path), category="Kernels", tags=("kernelbench",),
         limits=KERNELBENCH_LIMITS, atol=KERNELBENCH_TOLERANCE, rtol=KERNELBENCH_TOLERANCE,
         grading=GradingRules(device="cuda"),
+        # No compiler inside the sandbox: a C++/CUDA extension is refused, saying why (tripwires.WHY_REFUSED).
+        forbidden_modules=(CPP_EXTENSION,),
+        forbidden_calls=(f"{CPP_EXTENSION}.load_inline", f"{CPP_EXTENSION}.load"),
         statement=_kernelbench_statement(path, text, docstring), reference_source=text,
         starter=_kernelbench_starter(text, model),
     )

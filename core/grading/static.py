@@ -9,6 +9,7 @@ import ast
 from collections.abc import Iterable
 
 from infrakata.core.grading.results import Finding
+from infrakata.core.sandbox.tripwires import why_refused
 
 
 def _column(lines: list[str], line: int, byte_offset: int) -> int:
@@ -72,17 +73,19 @@ def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]
                 module = _forbidden_module(alias.name, modules)
                 if module:
                     findings.append(_finding(lines, alias, "forbidden-module",
-                                             f"module '{module}' is forbidden in this problem; remove the import"))
+                                             f"module '{module}' is forbidden in this problem; remove the import"
+                                             f"{why_refused(module)}"))
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             module = _forbidden_module(node.module, modules)
             if module:
                 findings.append(_finding(lines, node, "forbidden-module",
-                                         f"module '{module}' is forbidden in this problem; remove the import"))
+                                         f"module '{module}' is forbidden in this problem; remove the import"
+                                         f"{why_refused(module)}"))
         elif isinstance(node, ast.Call):
             name = _dotted(node.func)
             if name and (name in calls or name.startswith("builtins.") and name[len("builtins."):] in calls):
                 findings.append(_finding(lines, node.func, "forbidden-call",
-                                         f"call to '{name}' is forbidden in this problem"))
+                                         f"call to '{name}' is forbidden in this problem{why_refused(name)}"))
         elif isinstance(node, ast.Name) and node.id in calls and isinstance(node.ctx, ast.Load):
             if id(node) not in call_targets:
                 findings.append(_finding(lines, node, "forbidden-call",

@@ -42,7 +42,7 @@ from infrakata.core.sandbox.protocol import (
     SolutionSpec,
     reply_to_wire,
 )
-from infrakata.core.sandbox.tripwires import ForbiddenError
+from infrakata.core.sandbox.tripwires import ForbiddenError, why_refused
 from infrakata.core.sandbox.wire import (
     decode_trusted,
     encode_untrusted,
@@ -136,7 +136,7 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
     def check(name: str) -> None:
         module = _matches(name, modules)
         if module:
-            raise ForbiddenError(f"module '{module}' is forbidden in this problem")
+            raise ForbiddenError(f"module '{module}' is forbidden in this problem{why_refused(module)}")
 
     def guarded_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
                        level: int = 0) -> types.ModuleType:

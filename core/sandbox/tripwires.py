@@ -69,9 +69,25 @@ def wirable(target: Target) -> bool:
 _HEAP_TYPE, _IMMUTABLE = 1 << 9, 1 << 8  # Py_TPFLAGS_HEAPTYPE, Py_TPFLAGS_IMMUTABLETYPE
 
 
+# Why a name is refused where it is not the kata's own rule, by the name or the module it is in: said
+# wherever the refusal is (the static check, the import guard, the tripwire).
+WHY_REFUSED = {
+    "torch.utils.cpp_extension": "compiling C++ or CUDA (load_inline, load) is not available in the sandbox: a "
+                                 "worker's view of the machine holds no compiler (/usr/bin) and no headers "
+                                 "(/usr/include), and the grader runs no build outside it; write the kernel in "
+                                 "Triton (on the CPU it runs through Triton's interpreter) or in PyTorch",
+}
+
+
+def why_refused(name: str) -> str:
+    """': <why>' for a name (or a name in a module) that WHY_REFUSED explains, else ''."""
+    return next((f": {why}" for refused, why in WHY_REFUSED.items()
+                 if name == refused or name.startswith(refused + ".")), "")
+
+
 def refusal(name: str) -> Callable[..., NoReturn]:
     def refuse(*args: Any, **kwargs: Any) -> NoReturn:
-        raise ForbiddenError(f"call to '{name}' is forbidden in this problem")
+        raise ForbiddenError(f"call to '{name}' is forbidden in this problem{why_refused(name)}")
     return refuse
 
 
