@@ -7,7 +7,6 @@ import triton.language as tl
 
 BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M = 128, 128, 64, 8
 ACTIVATIONS = ("gelu_tanh", "silu")  # the kernel's ACTIVATION is the index
-SQRT_2_OVER_PI = 0.7978845608028654
 
 
 @triton.jit
@@ -37,7 +36,7 @@ def _linear_act_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, stride_am, stride
     y = acc + tl.load(bias_ptr + rm, mask=rm < N, other=0.0).to(tl.float32)[:, None]
     if ACTIVATION == 0:
         # GELU, tanh approximation, with tanh(u) = 1 - 2 / (1 + exp(2u)): exp overflowing to inf gives 1, not NaN.
-        u = SQRT_2_OVER_PI * (y + 0.044715 * y * y * y)
+        u = 0.7978845608028654 * (y + 0.044715 * y * y * y)  # sqrt(2 / pi) (y + 0.044715 y^3)
         y = 0.5 * y * (2.0 - 2.0 / (1.0 + tl.exp(2.0 * u)))
     else:
         y = y / (1.0 + tl.exp(-y))  # SiLU: y * sigmoid(y); exp(-y) = inf gives -0.0, the limit

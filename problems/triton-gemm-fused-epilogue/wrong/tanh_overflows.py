@@ -7,7 +7,6 @@ import triton.language as tl
 
 BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M = 128, 128, 64, 8
 ACTIVATIONS = ("gelu_tanh", "silu")  # the kernel's ACTIVATION is the index
-SQRT_2_OVER_PI = 0.7978845608028654
 
 
 @triton.jit
@@ -37,7 +36,7 @@ def _linear_act_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, stride_am, stride
     y = acc + tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     if ACTIVATION == 0:
         # GELU, tanh approximation.
-        e = tl.exp(2.0 * SQRT_2_OVER_PI * (y + 0.044715 * y * y * y))
+        e = tl.exp(2.0 * 0.7978845608028654 * (y + 0.044715 * y * y * y))
         y = 0.5 * y * (1.0 + (e - 1.0) / (e + 1.0))
     else:
         y = y / (1.0 + tl.exp(-y))  # SiLU: y * sigmoid(y); exp(-y) = inf gives -0.0, the limit
