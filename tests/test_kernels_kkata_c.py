@@ -93,24 +93,25 @@ def test_fused_epilogue_survives_pre_activations_past_exp_overflow():
         assert out[0, 0] == 200.0 and out[1, 0] == 0.0, (activation, out)
 
 
-# Each kernel's signature as a launch with the problem's inputs specialises it.
-SIGNATURES = {
-    "grouped_gemm._grouped_gemm_kernel": (
-        dict(x_ptr="*fp16", w_ptr="*fp16", out_ptr="*fp32", tile_expert_ptr="*i64", tile_row_ptr="*i64",
-             offsets_ptr="*i64", N="i32", K="i32", stride_xm="i32", stride_xk="i32", stride_we="i32", stride_wn="i32",
-             stride_wk="i32", stride_om="i32", stride_on="i32", BLOCK_M="constexpr", BLOCK_N="constexpr",
-             BLOCK_K="constexpr"), {"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 64}),
-    "linear_epilogue._linear_act_kernel": (
-        dict(a_ptr="*fp16", b_ptr="*fp16", bias_ptr="*fp16", c_ptr="*fp32", M="i32", N="i32", K="i32",
-             stride_am="i32", stride_ak="i32", stride_bk="i32", stride_bn="i32", stride_cm="i32", stride_cn="i32",
-             ACTIVATION="constexpr", BLOCK_M="constexpr", BLOCK_N="constexpr", BLOCK_K="constexpr",
-             GROUP_M="constexpr"), {"ACTIVATION": 0, "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8}),
-    "int8_matmul._int8_matmul_kernel": (
-        dict(a_ptr="*i8", b_ptr="*i8", a_scales_ptr="*fp32", b_scales_ptr="*fp32", c_ptr="*fp32", M="i32", N="i32",
+# Each kernel's signature as a launch with the problem's inputs specialises it (the int8 kernel at a timed shape's
+# tiles and at the smallest, which small M and N get).
+_INT8 = dict(a_ptr="*i8", b_ptr="*i8", a_scales_ptr="*fp32", b_scales_ptr="*fp32", c_ptr="*fp32", M="i32", N="i32",
              K="i32", stride_am="i32", stride_ak="i32", stride_bk="i32", stride_bn="i32", stride_cm="i32",
-             stride_cn="i32", BLOCK_M="constexpr", BLOCK_N="constexpr", BLOCK_K="constexpr", GROUP_M="constexpr"),
-        {"BLOCK_M": 16, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8}),
-}
+             stride_cn="i32", BLOCK_M="constexpr", BLOCK_N="constexpr", BLOCK_K="constexpr", GROUP_M="constexpr")
+SIGNATURES = [
+    ("grouped_gemm._grouped_gemm_kernel",
+     dict(x_ptr="*fp16", w_ptr="*fp16", out_ptr="*fp32", tile_expert_ptr="*i64", tile_row_ptr="*i64",
+          offsets_ptr="*i64", N="i32", K="i32", stride_xm="i32", stride_xk="i32", stride_we="i32", stride_wn="i32",
+          stride_wk="i32", stride_om="i32", stride_on="i32", BLOCK_M="constexpr", BLOCK_N="constexpr",
+          BLOCK_K="constexpr"), {"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 64}),
+    ("linear_epilogue._linear_act_kernel",
+     dict(a_ptr="*fp16", b_ptr="*fp16", bias_ptr="*fp16", c_ptr="*fp32", M="i32", N="i32", K="i32",
+          stride_am="i32", stride_ak="i32", stride_bk="i32", stride_bn="i32", stride_cm="i32", stride_cn="i32",
+          ACTIVATION="constexpr", BLOCK_M="constexpr", BLOCK_N="constexpr", BLOCK_K="constexpr",
+          GROUP_M="constexpr"), {"ACTIVATION": 0, "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8}),
+    ("int8_matmul._int8_matmul_kernel", _INT8, {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8}),
+    ("int8_matmul._int8_matmul_kernel", _INT8, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 128, "GROUP_M": 8}),
+]
 
 
 @pytest.mark.skipif(CUDA, reason="on a GPU every launch compiles them")
@@ -122,7 +123,7 @@ def test_kernels_compile_for_hopper_and_ampere_without_a_gpu(tmp_path):
         import importlib, triton
         from triton.backends.compiler import GPUTarget
         from triton.compiler import ASTSource
-        for name, (signature, constexprs) in {SIGNATURES!r}.items():
+        for name, signature, constexprs in {SIGNATURES!r}:
             module, kernel = name.rsplit(".", 1)
             fn = getattr(importlib.import_module("infrakata.kernels." + module), kernel)
             for arch in (90, 80):
