@@ -5,8 +5,7 @@ cores and sums into int32, exactly (a product is at most 2**14, and the kata's K
 int32). Only after the last K step does the tile become float: float32(acc), times the row's activation
 scale, times the column's weight scale, in that order, the order the statement fixes so that the result is
 reproducible bit for bit. Programs are ordered in groups of GROUP_M rows of tiles for L2 reuse, as in
-`tiled-matmul`; a small M or N gets a smaller tile (down to 16), as decoding's few tokens do in int8 serving
-kernels.
+`tiled-matmul`; a small M, N or K gets a smaller tile, as decoding's few tokens do in int8 serving kernels.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import torch
 import triton
 import triton.language as tl
 
-BLOCK_K, GROUP_M = 128, 8
+GROUP_M = 8
 
 
 @triton.jit
@@ -55,11 +54,13 @@ def int8_matmul(a: torch.Tensor, b: torch.Tensor, a_scales: torch.Tensor, b_scal
     if K != K2 or a_scales.shape != (M,) or b_scales.shape != (N,):
         raise ValueError(f"a [{M}, {K}], b [{N}, {K2}], a_scales {list(a_scales.shape)}, b_scales "
                          f"{list(b_scales.shape)}: want [M, K], [N, K], [M], [N]")
+    # Tiles no larger than the matrix needs (an int8 dot takes K in steps of at least 32).
     block_m, block_n = (min(128, max(16, triton.next_power_of_2(size))) for size in (M, N))
+    block_k = min(128, max(32, triton.next_power_of_2(K)))
     bt = b.t()  # [K, N], a view: the kernel follows its strides
     c = torch.empty(M, N, dtype=torch.float32, device=a.device)
     grid = (triton.cdiv(M, block_m) * triton.cdiv(N, block_n),)
     _int8_matmul_kernel[grid](a, bt, a_scales, b_scales, c, M, N, K, a.stride(0), a.stride(1), bt.stride(0),
                               bt.stride(1), c.stride(0), c.stride(1), BLOCK_M=block_m, BLOCK_N=block_n,
-                              BLOCK_K=BLOCK_K, GROUP_M=GROUP_M, num_warps=8 if block_m == 128 else 4, num_stages=3)
+                              BLOCK_K=block_k, GROUP_M=GROUP_M, num_warps=8 if block_m == 128 else 4, num_stages=3)
     return c

@@ -110,7 +110,7 @@ SIGNATURES = [
           ACTIVATION="constexpr", BLOCK_M="constexpr", BLOCK_N="constexpr", BLOCK_K="constexpr",
           GROUP_M="constexpr"), {"ACTIVATION": 0, "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8}),
     ("int8_matmul._int8_matmul_kernel", _INT8, {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 128, "GROUP_M": 8}),
-    ("int8_matmul._int8_matmul_kernel", _INT8, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 128, "GROUP_M": 8}),
+    ("int8_matmul._int8_matmul_kernel", _INT8, {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 32, "GROUP_M": 8}),
 ]
 
 
