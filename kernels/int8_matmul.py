@@ -1,0 +1,66 @@
+"""An int8 GEMM with an int32 accumulator and scales in the epilogue: our solution to `triton-int8-matmul-scaled`.
+
+Each program computes one tile of a @ b.T from int8 codes: tl.dot of two int8 tiles runs on the int8 tensor
+cores and sums into int32, exactly (a product is at most 2**14, and the kata's K keeps the sums inside
+int32). Only after the last K step does the tile become float: float32(acc), times the row's activation
+scale, times the column's weight scale, in that order, the order the statement fixes so that the result is
+reproducible bit for bit. Programs are ordered in groups of GROUP_M rows of tiles for L2 reuse, as in
+`tiled-matmul`; a small M, N or K gets a smaller tile, as decoding's few tokens do in int8 serving kernels.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+GROUP_M = 8
+
+
+@triton.jit
+def _int8_matmul_kernel(a_ptr, b_ptr, a_scales_ptr, b_scales_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
+                        stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                        BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
+    # Grouped ordering: consecutive programs sweep GROUP_M rows of tiles column by column.
+    group = pid // (GROUP_M * tiles_n)
+    first_m = group * GROUP_M
+    rows_in_group = tl.minimum(tiles_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % (GROUP_M * tiles_n)) % rows_in_group
+    pid_n = (pid % (GROUP_M * tiles_n)) // rows_in_group
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    for k in range(0, K, BLOCK_K):
+        ks = k + rk
+        # Masked lanes read code 0: they add nothing to the integer sum.
+        a = tl.load(a_ptr + rm[:, None].to(tl.int64) * stride_am + ks[None, :] * stride_ak,
+                    mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
+        b = tl.load(b_ptr + ks[:, None] * stride_bk + rn[None, :].to(tl.int64) * stride_bn,
+                    mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
+        acc += tl.dot(a, b)  # int8 x int8 -> int32
+    a_scale = tl.load(a_scales_ptr + rm, mask=rm < M, other=0.0)
+    b_scale = tl.load(b_scales_ptr + rn, mask=rn < N, other=0.0)
+    y = acc.to(tl.float32) * a_scale[:, None] * b_scale[None, :]
+    c = c_ptr + rm[:, None].to(tl.int64) * stride_cm + rn[None, :] * stride_cn
+    tl.store(c, y, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def int8_matmul(a: torch.Tensor, b: torch.Tensor, a_scales: torch.Tensor, b_scales: torch.Tensor) -> torch.Tensor:
+    """(float32(a @ b.T) * a_scales[:, None]) * b_scales[None, :]: a [M, K], b [N, K] int8 -> [M, N] fp32."""
+    (M, K), (N, K2) = a.shape, b.shape
+    if K != K2 or a_scales.shape != (M,) or b_scales.shape != (N,):
+        raise ValueError(f"a [{M}, {K}], b [{N}, {K2}], a_scales {list(a_scales.shape)}, b_scales "
+                         f"{list(b_scales.shape)}: want [M, K], [N, K], [M], [N]")
+    # Tiles no larger than the matrix needs (an int8 dot takes K in steps of at least 32).
+    block_m, block_n = (min(128, max(16, triton.next_power_of_2(size))) for size in (M, N))
+    block_k = min(128, max(32, triton.next_power_of_2(K)))
+    bt = b.t()  # [K, N], a view: the kernel follows its strides
+    c = torch.empty(M, N, dtype=torch.float32, device=a.device)
+    grid = (triton.cdiv(M, block_m) * triton.cdiv(N, block_n),)
+    _int8_matmul_kernel[grid](a, bt, a_scales, b_scales, c, M, N, K, a.stride(0), a.stride(1), bt.stride(0),
+                              bt.stride(1), c.stride(0), c.stride(1), BLOCK_M=block_m, BLOCK_N=block_n,
+                              BLOCK_K=block_k, GROUP_M=GROUP_M, num_warps=8 if block_m == 128 else 4, num_stages=3)
+    return c
