@@ -28,8 +28,11 @@ declare -A KERNEL=(
   [triton-flash-attention-forward]=flash_attention.py
   [triton-fused-cross-entropy]=cross_entropy.py
   [triton-layernorm-backward]=layernorm_backward.py
+  [triton-moe-grouped-gemm]=grouped_gemm.py
+  [triton-gemm-fused-epilogue]=linear_epilogue.py
+  [triton-int8-matmul-scaled]=int8_matmul.py
 )
-PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul triton-flash-attention-forward triton-fused-cross-entropy triton-layernorm-backward}"
+PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul triton-flash-attention-forward triton-fused-cross-entropy triton-layernorm-backward triton-moe-grouped-gemm triton-gemm-fused-epilogue triton-int8-matmul-scaled}"
 mkdir -p "$OUT"
 cd "$REPO" || exit 2
 

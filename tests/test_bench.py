@@ -36,6 +36,12 @@ OURS = {
     "fused-rmsnorm": "rmsnorm.py",
     "fused-swiglu": "swiglu.py",
     "tiled-matmul": "matmul.py",
+    "triton-flash-attention-forward": "flash_attention.py",
+    "triton-fused-cross-entropy": "cross_entropy.py",
+    "triton-layernorm-backward": "layernorm_backward.py",
+    "triton-moe-grouped-gemm": "grouped_gemm.py",
+    "triton-gemm-fused-epilogue": "linear_epilogue.py",
+    "triton-int8-matmul-scaled": "int8_matmul.py",
 }
 # A timed shape the interpreter can afford that is past what a "right only on small inputs" cheat
 # handles (2**20 parameters); on CUDA the problem's own timed shapes play this part.
