@@ -21,10 +21,12 @@ def _top_p_kernel(logits_ptr, temperature_ptr, top_p_ptr, uniforms_ptr, out_ptr,
     # The largest bit pattern b whose value still has at least top_p above it, built bit by bit from the top
     # (probabilities are at most 1.0, below 2**30 as bits); t is the next pattern up, or 0 if even 0 qualifies.
     b = tl.zeros((), dtype=tl.int32)
-    for i in range(30):  # a loop, not unrolled: 30 copies of a row-wide reduction would bloat the kernel
-        candidate = b | (1 << (29 - i))
+    bit = tl.full((), 1 << 29, tl.int32)
+    for _ in range(30):  # a loop, not unrolled: 30 copies of a row-wide reduction would bloat the kernel
+        candidate = b | bit
         above = tl.sum(tl.where(probs > candidate.to(tl.float32, bitcast=True), probs, 0.0), axis=0)
         b = tl.where(above > top_p, candidate, b)
+        bit = bit >> 1
     fails_at_zero = tl.sum(tl.where(probs > 0.0, probs, 0.0), axis=0) > top_p
     t = tl.where(fails_at_zero, b + 1, 0).to(tl.float32, bitcast=True)
     # The tie group at t in id order: its k-th member has the mass above t plus k * t above it.
