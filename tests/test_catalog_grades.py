@@ -37,7 +37,7 @@ def test_a_solution_within_the_katas_rules_is_accepted(runner, problem):
 
 
 MODEL_SOLUTIONS = {"adamw-step", "layernorm-backward", "flash-attention-forward", "fused-row-softmax",
-                   "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant", "tiled-matmul"}
+                   "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant", "tiled-matmul", "ring-attention"}
 
 
 def test_the_references_that_break_their_katas_rules_are_the_ones_with_a_model_solution(runner):
