@@ -48,9 +48,9 @@ MOE_STABLE_SORT = _reference_with(
     "moe-top-k-gating", "top_p, top_e = probs.topk(k, dim=-1)",
     "top_p, top_e = (t[:, :k] for t in torch.sort(probs, dim=-1, descending=True, stable=True))")
 
-# Welford's update value by value (no two-pass chunk), then Chan's merge for the tree.
+# Welford's update value by value from the carried state (no two-pass chunk), then Chan's merge for the tree.
 WELFORD_PER_VALUE = _reference_with(
-    "welford-chan-merge", "state = _merge(state, _chunk(chunk))", "state = _per_value(state, chunk)"
+    "welford-chan-merge", "state = _merge(tuple(state), _chunk(chunk))", "state = _per_value(tuple(state), chunk)"
 ) + '''
 
 def _per_value(state, chunk):
