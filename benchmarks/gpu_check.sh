@@ -31,8 +31,12 @@ declare -A KERNEL=(
   [triton-moe-grouped-gemm]=grouped_gemm.py
   [triton-gemm-fused-epilogue]=linear_epilogue.py
   [triton-int8-matmul-scaled]=int8_matmul.py
+  [triton-split-k-gemm]=split_k_matmul.py
+  [triton-rotary-in-place]=rotary.py
+  [triton-paged-attention-decode]=paged_attention.py
+  [triton-top-p-sampling]=top_p.py
 )
-PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul triton-flash-attention-forward triton-fused-cross-entropy triton-layernorm-backward triton-moe-grouped-gemm triton-gemm-fused-epilogue triton-int8-matmul-scaled}"
+PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwise-absmax-quant quantized-adamw-8bit tiled-matmul triton-flash-attention-forward triton-fused-cross-entropy triton-layernorm-backward triton-moe-grouped-gemm triton-gemm-fused-epilogue triton-int8-matmul-scaled triton-split-k-gemm triton-rotary-in-place triton-paged-attention-decode triton-top-p-sampling}"
 mkdir -p "$OUT"
 cd "$REPO" || exit 2
 

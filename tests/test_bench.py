@@ -42,6 +42,10 @@ OURS = {
     "triton-moe-grouped-gemm": "grouped_gemm.py",
     "triton-gemm-fused-epilogue": "linear_epilogue.py",
     "triton-int8-matmul-scaled": "int8_matmul.py",
+    "triton-split-k-gemm": "split_k_matmul.py",
+    "triton-rotary-in-place": "rotary.py",
+    "triton-paged-attention-decode": "paged_attention.py",
+    "triton-top-p-sampling": "top_p.py",
 }
 # A timed shape the interpreter can afford that is past what a "right only on small inputs" cheat
 # handles (2**20 parameters); on CUDA the problem's own timed shapes play this part.

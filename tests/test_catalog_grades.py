@@ -37,10 +37,11 @@ def test_a_solution_within_the_katas_rules_is_accepted(runner, problem):
 
 
 MODEL_SOLUTIONS = {"adamw-step", "layernorm-backward", "flash-attention-forward", "fused-row-softmax",
-                   "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant", "tiled-matmul",
+                   "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant", "tiled-matmul", "ring-attention",
                    *(f"triton-{name}" for name in ("flash-attention-forward", "fused-cross-entropy",
                                                    "layernorm-backward", "moe-grouped-gemm", "gemm-fused-epilogue",
-                                                   "int8-matmul-scaled"))}
+                                                   "int8-matmul-scaled", "split-k-gemm", "rotary-in-place",
+                                                   "paged-attention-decode", "top-p-sampling"))}
 
 
 def test_the_references_that_break_their_katas_rules_are_the_ones_with_a_model_solution(runner):

@@ -48,9 +48,9 @@ MOE_STABLE_SORT = _reference_with(
     "moe-top-k-gating", "top_p, top_e = probs.topk(k, dim=-1)",
     "top_p, top_e = (t[:, :k] for t in torch.sort(probs, dim=-1, descending=True, stable=True))")
 
-# Welford's update value by value (no two-pass chunk), then Chan's merge for the tree.
+# Welford's update value by value from the carried state (no two-pass chunk), then Chan's merge for the tree.
 WELFORD_PER_VALUE = _reference_with(
-    "welford-chan-merge", "state = _merge(state, _chunk(chunk))", "state = _per_value(state, chunk)"
+    "welford-chan-merge", "state = _merge(tuple(state), _chunk(chunk))", "state = _per_value(tuple(state), chunk)"
 ) + '''
 
 def _per_value(state, chunk):
@@ -63,9 +63,48 @@ def _per_value(state, chunk):
     return (n, mean, m2)
 '''
 
+# Flash-attention's running (max, sum, unnormalized output) per query instead of a log-sum-exp merge: each
+# rank's state is rescaled when a chunk raises its max, and lse_steps is read off as max + log(sum).
+RING_RUNNING_MAX = '''import torch
+
+
+def ring_attention(q, k, v, world_size, causal=False, softmax_scale=None):
+    P = world_size
+    scale = q.shape[2] ** -0.5 if softmax_scale is None else softmax_scale
+    positions = torch.arange(q.shape[1]).tensor_split(P)
+    queries, keys, values = q.tensor_split(P, dim=1), k.tensor_split(P, dim=1), v.tensor_split(P, dim=1)
+    m = [torch.full(c.shape[:2], float("-inf"), dtype=q.dtype) for c in queries]
+    l = [torch.zeros(c.shape[:2], dtype=q.dtype) for c in queries]
+    acc = [torch.zeros_like(c) for c in queries]
+    lse_steps = torch.empty(P, *q.shape[:2], dtype=q.dtype)
+    for t in range(P):
+        for r in range(P):
+            c = (r - t) % P
+            s = queries[r] @ keys[c].transpose(1, 2) * scale
+            if causal:
+                s = s.masked_fill(positions[c][None, :] > positions[r][:, None], float("-inf"))
+            new_m = torch.maximum(m[r], s.amax(dim=-1)) if s.shape[-1] else m[r]
+            shift = torch.where(torch.isfinite(new_m), new_m, 0.0)
+            alpha, p = torch.exp(m[r] - shift), torch.exp(s - shift[..., None])
+            m[r], l[r] = new_m, l[r] * alpha + p.sum(dim=-1)
+            acc[r] = acc[r] * alpha[..., None] + p @ values[c]
+            lse_steps[t][:, positions[r]] = shift + torch.log(l[r])
+    out = torch.cat([a / torch.where(s > 0, s, 1.0)[..., None] for a, s in zip(acc, l, strict=True)], dim=1)
+    return out, lse_steps[-1].clone(), lse_steps
+'''
+
+# The parts folded in one at a time with logaddexp (an online merge) instead of one log-sum-exp over all.
+FLASH_DECODING_FOLDED = _reference_with(
+    "flash-decoding", "    lse = torch.logsumexp(all_lse, dim=2)\n", '''    lse = all_lse[:, :, 0]
+    for i in range(1, all_lse.shape[2]):
+        lse = torch.logaddexp(lse, all_lse[:, :, i])
+''')
+
 ALTERNATIVES = {
     "welford-chan-merge: Welford's update value by value": ("welford-chan-merge", WELFORD_PER_VALUE),
     "moe-top-k-gating: top-k by a stable descending sort": ("moe-top-k-gating", MOE_STABLE_SORT),
+    "ring-attention: a running max, sum and unnormalized output per query": ("ring-attention", RING_RUNNING_MAX),
+    "flash-decoding: the parts folded in one logaddexp at a time": ("flash-decoding", FLASH_DECODING_FOLDED),
     "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (
         "int8-gemm-per-token-scales", INT8_FLOAT64_ACCUMULATOR),
 }

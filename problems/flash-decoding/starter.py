@@ -1,14 +1,14 @@
 import torch
 
 
-def flash_decode(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor, lengths: torch.Tensor,
-                 num_splits: int, scale: float, prefix_out: torch.Tensor, prefix_lse: torch.Tensor):
-    """One decoding step of attention with the KV cache split in num_splits parts, merged by log-sum-exp
-    with the attention over a shared prefix that was computed elsewhere.
+def flash_decode(q: torch.Tensor, k_split: torch.Tensor, v_split: torch.Tensor, lengths: torch.Tensor,
+                 scale: float, parts_out: torch.Tensor, parts_lse: torch.Tensor):
+    """One decoding step of attention from one split's worker: attend to this split of the KV cache, then
+    merge the result by log-sum-exp with the parts computed elsewhere (the sequence's other splits and a
+    shared prefix), whose keys are not here.
 
-    q [B, H, D]; k_cache, v_cache [B, Hkv, S, D] (positions >= lengths[b] are padding); lengths [B] int64;
-    prefix_out [B, H, D], prefix_lse [B, H] float32 (-inf: no prefix).
-    Return (split_out [B, H, num_splits, D], split_lse [B, H, num_splits], out [B, H, D], lse [B, H]),
-    all float32.
+    q [B, H, D]; k_split, v_split [B, Hkv, C, D] (positions >= lengths[b] are padding); lengths [B] int64;
+    parts_out [B, H, R, D], parts_lse [B, H, R] float32 (-inf: an empty part).
+    Return (split_out [B, H, D], split_lse [B, H], out [B, H, D], lse [B, H]), all float32.
     """
     raise NotImplementedError

@@ -19,19 +19,16 @@ def _chunk(x):
     return (float(x.numel()), float(mean), float(((x - mean) ** 2).sum()))
 
 
-def merged_running_stats(shards, correction=1):
-    history, states = [], []
-    for chunks in shards:
-        state, seen = (0.0, 0.0, 0.0), []
-        for chunk in chunks:  # each rank folds its chunks in as they arrive
-            state = _merge(state, _chunk(chunk))
-            seen.append(state)
-        history.append(torch.tensor(seen, dtype=torch.float64).reshape(-1, 3))
-        states.append(state)
-    tree = [torch.tensor(states, dtype=torch.float64).reshape(-1, 3)]
-    while len(states) > 1:  # pairs (0, 1), (2, 3), ...: an odd last state passes through
-        states = [_merge(*states[i:i + 2]) if i + 1 < len(states) else states[i] for i in range(0, len(states), 2)]
-        tree.append(torch.tensor(states, dtype=torch.float64).reshape(-1, 3))
-    n, mean, m2 = states[0]
+def merged_running_stats(states, chunks, correction=1):
+    level = []
+    for state, chunk in zip(states.tolist(), chunks, strict=True):
+        # The rank's state is all that is left of its earlier chunks: fold the arriving one into it.
+        state = _merge(tuple(state), _chunk(chunk))
+        level.append(state)
+    tree = [torch.tensor(level, dtype=torch.float64).reshape(-1, 3)]
+    while len(level) > 1:  # pairs (0, 1), (2, 3), ...: an odd last state passes through
+        level = [_merge(*level[i:i + 2]) if i + 1 < len(level) else level[i] for i in range(0, len(level), 2)]
+        tree.append(torch.tensor(level, dtype=torch.float64).reshape(-1, 3))
+    n, mean, m2 = level[0]
     var = m2 / (n - correction) if n - correction > 0 else float("nan")
-    return history, tree, mean, var
+    return tree, mean, var

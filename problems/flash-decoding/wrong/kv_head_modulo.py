@@ -4,31 +4,35 @@
 import torch
 
 
-def flash_decode(q, k_cache, v_cache, lengths, num_splits, scale, prefix_out, prefix_lse):
+def _split(q, k_split, v_split, lengths, scale):
     B, H, D = q.shape
-    kv_head = torch.arange(H) % k_cache.shape[1]
-    split_out = torch.zeros(B, H, num_splits, D)
-    split_lse = torch.full((B, H, num_splits), float("-inf"))
+    kv_head = torch.arange(H) % k_split.shape[1]
+    split_out, split_lse = torch.zeros(B, H, D), torch.full((B, H), float("-inf"))
     for b in range(B):
         n = int(lengths[b])
-        chunk = -(-n // num_splits)
-        for j in range(num_splits):
-            lo, hi = j * chunk, min((j + 1) * chunk, n)
-            if lo >= hi:
-                continue
-            k, v = k_cache[b, kv_head, lo:hi].float(), v_cache[b, kv_head, lo:hi].float()
-            s = torch.einsum("hd,hnd->hn", q[b].float(), k) * scale
-            m = s.amax(-1, keepdim=True)
-            p = torch.exp(s - m)
-            denominator = p.sum(-1)
-            split_lse[b, :, j] = m[:, 0] + torch.log(denominator)
-            split_out[b, :, j] = torch.einsum("hn,hnd->hd", p, v) / denominator[:, None]
-    # Merge: the prefix is one more part.
-    parts_lse = torch.cat([prefix_lse[:, :, None], split_lse], 2)
-    parts_out = torch.cat([prefix_out.float()[:, :, None], split_out], 2)
+        if n == 0:
+            continue
+        k, v = k_split[b, kv_head, :n].float(), v_split[b, kv_head, :n].float()
+        s = torch.einsum("hd,hnd->hn", q[b].float(), k) * scale
+        m = s.amax(-1, keepdim=True)
+        p = torch.exp(s - m)
+        denominator = p.sum(-1)
+        split_lse[b] = m[:, 0] + torch.log(denominator)
+        split_out[b] = torch.einsum("hn,hnd->hd", p, v) / denominator[:, None]
+    return split_out, split_lse
+
+
+def _merge(parts_out, parts_lse):
     m = parts_lse.amax(-1, keepdim=True)
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     w = torch.exp(parts_lse - m)
     total = w.sum(-1)
     out = (w[..., None] * parts_out).sum(2) / torch.where(total > 0, total, torch.ones_like(total))[..., None]
-    return split_out, split_lse, out, m[..., 0] + torch.log(total)
+    return out, m[..., 0] + torch.log(total)
+
+
+def flash_decode(q, k_split, v_split, lengths, scale, parts_out, parts_lse):
+    split_out, split_lse = _split(q, k_split, v_split, lengths, scale)
+    out, lse = _merge(torch.cat([parts_out.float(), split_out[:, :, None]], 2),
+                      torch.cat([parts_lse, split_lse[:, :, None]], 2))
+    return split_out, split_lse, out, lse

@@ -7,35 +7,30 @@ import math
 import torch
 
 
-def merged_running_stats(shards, correction=1):
-    history = []
-    finals = []
-    for chunks in shards:
-        n, mean, m2 = 0, 0.0, 0.0
-        rows = []
-        for c in chunks:
-            for x in c.tolist():  # Welford, one value at a time
-                n += 1
-                d = x - mean
-                mean += d / n
-                m2 += d * (x - mean)
-            rows.append([float(n), mean, m2])
-        history.append(torch.tensor(rows, dtype=torch.float64).reshape(-1, 3))
-        finals.append((float(n), mean, m2))
-    level = finals
+def _merge(a, b):
+    (na, ma, qa), (nb, mb, qb) = a, b
+    n = na + nb
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    d = mb - ma
+    return (n, ma + d * nb / n, qa + qb + d * d * na * nb / n)
+
+
+def _fold(state, chunk):
+    n, mean, m2 = state
+    for x in chunk.tolist():  # Welford, one value at a time
+        n += 1
+        d = x - mean
+        mean += d / n
+        m2 += d * (x - mean)
+    return (float(n), mean, m2)
+
+
+def merged_running_stats(states, chunks, correction=1):
+    level = [_fold(tuple(s), c) for s, c in zip(states.tolist(), chunks, strict=True)]
     tree = [torch.tensor(level, dtype=torch.float64).reshape(-1, 3)]
-    while len(level) > 1:
-        nxt = []
-        for i in range(0, 1):
-            if len(level) == 1:
-                nxt.append(level[0]); continue
-            (na, ma, qa), (nb, mb, qb) = level[0], level[1]
-            n = na + nb
-            if n == 0:
-                nxt.append((0.0, 0.0, 0.0)); continue
-            d = mb - ma
-            nxt.append((n, (na * ma + nb * mb) / n, qa + qb + d * d * na * nb / n))
-        level = nxt + level[2:]
-        tree.append(torch.tensor(level, dtype=torch.float64))
+    while len(level) > 1:  # the first two, then the result with the next: one rank at a time
+        level = [_merge(level[0], level[1])] + level[2:]
+        tree.append(torch.tensor(level, dtype=torch.float64).reshape(-1, 3))
     n, mean, m2 = level[0]
-    return history, tree, mean, (m2 / (n - correction) if n > correction else math.nan)
+    return tree, mean, (m2 / (n - correction) if n > correction else math.nan)
