@@ -13,7 +13,9 @@ import torch
 CORRECTNESS_CASES = [(1, 1, 1, 8, True), (1, 2, 37, 16, False), (1, 1, 100, 40, True)]
 
 
-def make_inputs(batch, heads, seq, head_dim, seed=0, device="cpu", causal=True, scale=2.0, shift=0.0):
+def make_inputs(batch, heads, seq, head_dim, mask=1, seed=0, device="cpu", causal=None, scale=2.0, shift=0.0):
+    """q, k, v in fp16 [B, H, S, D] and the causal flag: `causal`, or else a benchmark shape's fifth number,
+    `mask` (1 causal, 2 none: where a kernel's padded keys show)."""
     gen = torch.Generator(device=device).manual_seed(seed)
     # q and k of std `scale` put scores at several units (tens before the 1/sqrt(D)): fp16 scores
     # would lose the bits that exp then magnifies.
@@ -21,12 +23,12 @@ def make_inputs(batch, heads, seq, head_dim, seed=0, device="cpu", causal=True, 
     v = torch.randn(batch, heads, seq, head_dim, device=device, generator=gen)
     # A shift common to every key moves a row's scores by q . shift: the softmax is unchanged, an exp
     # taken without the running max overflows.
-    return q.half(), (k + shift).half(), v.half(), causal
+    return q.half(), (k + shift).half(), v.half(), mask == 1 if causal is None else causal
 
 
-def work(batch, heads, seq, head_dim):
+def work(batch, heads, seq, head_dim, mask=1):
     """FLOPs from the shape alone: q k^T and p v, 2 S^2 D each per head, half of it under the causal mask."""
-    return 2 * batch * heads * seq * seq * head_dim
+    return (2 if mask == 1 else 4) * batch * heads * seq * seq * head_dim
 
 
 def cases():

@@ -7,6 +7,7 @@ a few rows.
 
 import random
 
+import numpy
 import torch
 
 EPS = 1e-5
@@ -18,11 +19,13 @@ def make_inputs(rows, columns, seed=0, device="cpu", offset=0.0):
     x = (torch.randn(rows, columns, device=device, generator=gen) * 2 + offset).bfloat16()
     weight = (1 + 0.5 * torch.randn(columns, device=device, generator=gen)).bfloat16()
     grad_out = torch.randn(rows, columns, device=device, generator=gen).bfloat16()
-    # The forward's statistics, as its kernel saves them: fp32 over the bf16 input, the biased variance.
-    xf = x.float()
-    mean = xf.mean(-1)
-    rstd = torch.rsqrt(((xf - mean[:, None]) ** 2).mean(-1) + EPS)
-    return x, weight, grad_out, mean, rstd
+    # The forward's statistics, as its kernel saves them: fp32 over the bf16 input, the biased variance. In
+    # numpy: the benchmark makes its fresh inputs in the solution's process, where torch's reductions are the
+    # kata's forbidden calls.
+    xf = x.float().cpu().numpy()
+    mean = xf.mean(-1, dtype=numpy.float32)
+    rstd = 1 / numpy.sqrt(((xf - mean[:, None]) ** 2).mean(-1, dtype=numpy.float32) + numpy.float32(EPS))
+    return x, weight, grad_out, torch.from_numpy(mean).to(device), torch.from_numpy(rstd).to(device)
 
 
 def work(rows, columns):
@@ -40,8 +43,10 @@ def cases():
 
 
 def fresh(seed):
-    """Random rows (1-8) and columns (1-2048, rarely a power of two), sometimes an offset."""
+    """Random rows (1-8) and columns (16-2048, rarely a power of two), sometimes an offset. No narrower rows:
+    with two columns dx is all cancellation, a few bf16 steps of one element, and a kernel rounding one
+    of them the other way is off by 1e-3 in the relative norm (the fixed cases keep 1 and 7 columns)."""
     rng = random.Random(seed)
-    columns = rng.choice([1, 2, rng.randint(1, 64), rng.randint(1, 2048)])
+    columns = rng.choice([rng.randint(16, 64), rng.randint(16, 2048)])
     return {"args": make_inputs(rng.randint(1, 8), columns, seed=seed % 2**32,
                                 offset=rng.choice([0.0, 0.0, rng.uniform(-50.0, 50.0)]))}
