@@ -9,10 +9,11 @@ docs/GRADING.md (Tripwires) and docs/SECURITY.md (Teaching guards, not boundarie
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NoReturn
@@ -85,8 +86,26 @@ def why_refused(name: str) -> str:
                  if name == refused or name.startswith(refused + ".")), "")
 
 
-def refusal(name: str) -> Callable[..., NoReturn]:
-    def refuse(*args: Any, **kwargs: Any) -> NoReturn:
+_trusted_depth = 0  # above 0 while trusted code runs in the worker (trusted())
+
+
+@contextlib.contextmanager
+def trusted() -> Iterator[None]:
+    """The tripwires let calls through while trusted code runs in the solution's worker: the benchmark's
+    input maker (cases.py's make_inputs) may call what the kata forbids the solution. Like every tripwire,
+    a teaching guard, not a boundary: the solution shares the process."""
+    global _trusted_depth
+    _trusted_depth += 1
+    try:
+        yield
+    finally:
+        _trusted_depth -= 1
+
+
+def refusal(name: str, original: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        if _trusted_depth and original is not None:
+            return original(*args, **kwargs)
         raise ForbiddenError(f"call to '{name}' is forbidden in this problem{why_refused(name)}")
     return refuse
 
@@ -96,7 +115,7 @@ def _wire(target: Target) -> None:
     owner, attribute, value = target.owner, target.attribute, target.value
     if inspect.isclass(value):
         owner, attribute, value = value, "__init__", value.__init__
-    tripped = refusal(target.name)
+    tripped = refusal(target.name, value)
     tripped.__name__ = tripped.__qualname__ = getattr(value, "__name__", attribute)
     tripped.__doc__ = getattr(value, "__doc__", None)
     if inspect.isclass(owner) and isinstance(inspect.getattr_static(owner, attribute, None), staticmethod):

@@ -41,7 +41,9 @@ def _settle(logits, temperature, top_p, gen):
 
 def make_inputs(batch, vocab, seed=0, device="cpu"):
     """Peaked random logits (about 5% masked to -inf, never a row's largest), temperatures 0.5-1.5, top_p of
-    1.0 on a quarter of the rows and settled cuts elsewhere, settled uniforms."""
+    1.0 on a quarter of the rows and settled cuts elsewhere, settled uniforms. Where the batch has room for
+    them and one random row more, its first rows are the edges (EDGES, their tokens past 5 masked): the
+    benchmark's correctness gate sees the ties and the cut at equal mass that settled rows never reach."""
     gen = torch.Generator(device=device).manual_seed(seed)
     logits = torch.randn(batch, vocab, device=device, generator=gen) * 3
     masked = torch.rand(batch, vocab, device=device, generator=gen) < 0.05
@@ -50,6 +52,12 @@ def make_inputs(batch, vocab, seed=0, device="cpu"):
     temperature = 0.5 + torch.rand(batch, device=device, generator=gen)
     top_p = torch.where(torch.rand(batch, device=device, generator=gen) < 0.25, 1.0, 0.9)
     top_p, uniforms = _settle(logits, temperature, top_p, gen)
+    edges = len(EDGES[0])
+    if batch > edges and vocab >= EDGES[0].shape[1]:
+        logits[:edges] = -INF
+        logits[:edges, :EDGES[0].shape[1]] = EDGES[0].to(device)
+        for planted, edge in zip((temperature, top_p, uniforms), EDGES[1:], strict=True):
+            planted[:edges] = edge.to(device)
     return (logits, temperature, top_p, uniforms)
 
 
