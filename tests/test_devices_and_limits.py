@@ -53,7 +53,7 @@ def _kata_workers(pool: WorkerPool) -> list[int]:
             if Path(f"/proc/{pid}/comm").read_text().strip() == "kata-worker"]
 
 
-def test_a_device_problems_reference_worker_is_kept_between_gradings_and_replaced_when_it_dies(pool, tmp_path):
+def test_a_device_problems_reference_worker_is_kept_between_gradings_and_replaced_when_it_dies(tmp_path):
     """A device problem's fresh case is answered by its reference in a worker of its own: one kept open
     from grading to grading (a fork and a load, on a GPU a CUDA context, that each save would pay), another
     opened where it has died, and none left once the runner closes."""
@@ -63,6 +63,7 @@ def test_a_device_problems_reference_worker_is_kept_between_gradings_and_replace
         cases.write("\n\ndef fresh(seed):\n    g = torch.Generator().manual_seed(seed)\n"
                     "    return {'args': (torch.randn(5, generator=g), 2.0)}\n")
     problem = load_problem(folder)
+    pool = WorkerPool()  # its own: other tests' runners keep reference workers in the session's pool
     runner = Runner(pool)
     try:
         assert runner.run(problem, problem.reference_source, "/tmp/scale.py").verdict == "accepted"
@@ -75,9 +76,13 @@ def test_a_device_problems_reference_worker_is_kept_between_gradings_and_replace
         report = runner.run(problem, problem.reference_source, "/tmp/scale.py")
         assert report.verdict == "accepted", report.cases
         _wait_for(lambda: len(_kata_workers(pool)) == 1 and _kata_workers(pool) != [kept])
+        assert pool.kept == set(_kata_workers(pool))  # known to the pool as kept ahead of need
+        runner.close()
+        _wait_for(lambda: not _kata_workers(pool))
+        assert not pool.kept
     finally:
         runner.close()
-    _wait_for(lambda: not _kata_workers(pool))
+        pool.close()
 
 
 # -- the limits object ----------------------------------------------------------------------------

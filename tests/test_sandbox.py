@@ -48,10 +48,11 @@ def _descendants(root: int) -> list[int]:
 
 
 def _left_running(pool) -> list[int]:
-    """What runs under the zygote besides the workers it keeps started ahead of need (each a spare and,
-    in its PID namespace, the worker proper)."""
-    spares = {pid for kind in pool.spares.values() for spare in kind for pid in [spare, *_descendants(spare)]}
-    return [pid for pid in _descendants(pool._process.pid) if pid not in spares]
+    """What runs under the zygote besides the workers kept ahead of need: its spares (each a spare and, in
+    its PID namespace, the worker proper) and the reference workers runners keep for device problems."""
+    ahead = [*(spare for kind in pool.spares.values() for spare in kind), *pool.kept]
+    kept = {pid for worker in ahead for pid in [worker, *_descendants(worker)]}
+    return [pid for pid in _descendants(pool._process.pid) if pid not in kept]
 
 
 def assert_nothing_left(pool, timeout: float = 10.0) -> None:

@@ -208,11 +208,14 @@ class Runner:
             self._drop_kept_reference()
         worker = ReferenceWorker(problem, self.pool, device, KEPT_REFERENCE_CALLS)
         self._kept_reference = (key, worker)
+        self.pool.kept.add(worker.worker.pid)
         return worker
 
     def _drop_kept_reference(self) -> None:
         if self._kept_reference is not None:
-            self._kept_reference[1].close()
+            kept = self._kept_reference[1]
+            kept.close()
+            self.pool.kept.discard(kept.worker.pid)
             self._kept_reference = None
 
     # -- a run ------------------------------------------------------------------------------

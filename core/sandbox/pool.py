@@ -494,6 +494,9 @@ class WorkerPool:
         self.gpus: tuple[Gpu, ...] = ()  # the visible CUDA devices and their compute modes, as the zygote found them
         # The workers of each kind (CUDA or not) started ahead of need, by their pids, readiest first.
         self.spares: dict[bool, list[int]] = {}
+        # Trusted workers a Runner keeps open between gradings (a device problem's reference, for its fresh
+        # cases), by their pids: like the spares, kept ahead of need, and ended with the pool at the latest.
+        self.kept: set[int] = set()
         self._runtime: str | None = None
 
     @classmethod
