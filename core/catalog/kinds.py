@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Protocol
 
+from infrakata.core import pysource
 from infrakata.core.catalog.problem import Case, Problem
 
 
@@ -70,7 +71,7 @@ def defined_functions(path: Path) -> set[str]:
     """The functions a module defines at its top level, read without running it (an absent or broken
     file defines none: loading it says why)."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = pysource.parse(path.read_text(encoding="utf-8"), str(path))
     except (OSError, SyntaxError, ValueError):
         return set()
     return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
+from infrakata.core import pysource
 from infrakata.core.catalog.kinds import KINDS, CodestarSource, KernelBenchSource, NativeSource, defined_functions
 from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, GradingRules, Problem
 from infrakata.core.errors import KataError
@@ -407,7 +408,7 @@ def load_kernelbench(path: Path) -> Problem:
     """A KernelBench problem file, loaded unchanged: `Model` is the reference, the solution's `ModelNew`."""
     try:
         text = path.read_text(encoding="utf-8")
-        tree = ast.parse(text, str(path))
+        tree = pysource.parse(text, str(path))
     except FileNotFoundError:
         raise ProblemError(path, "no such file") from None
     except UnicodeDecodeError as error:

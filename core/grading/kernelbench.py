@@ -21,6 +21,7 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from infrakata.core import pysource
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Problem
 from infrakata.core.grading.calls import SolutionCalls, device_for, reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
@@ -122,7 +123,7 @@ class _Module:
 def _size_constants(source: str) -> list[tuple[str, int, int]]:
     """The module's integer constants (batch_size = 4096): a KernelBench file's sizes."""
     try:
-        tree = ast.parse(source)
+        tree = pysource.parse(source)
     except (SyntaxError, ValueError):
         return []
     return [(node.targets[0].id, node.value.value, node.lineno) for node in tree.body
@@ -133,7 +134,7 @@ def _size_constants(source: str) -> list[tuple[str, int, int]]:
 def forward_parameters(source: str) -> list[str]:
     """The names of Model.forward's inputs, for messages (`x`, `A`, `B`)."""
     try:
-        tree = ast.parse(source)
+        tree = pysource.parse(source)
     except (SyntaxError, ValueError):
         return []
     for node in tree.body:

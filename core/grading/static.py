@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from infrakata.core import pysource
 from infrakata.core.grading.results import Finding
 from infrakata.core.sandbox.tripwires import why_refused
 
@@ -28,7 +29,7 @@ def _finding(lines: list[str], node: ast.expr | ast.stmt | ast.alias, code: str,
 
 def syntax_findings(source: str, filename: str = "<solution>") -> list[Finding]:
     try:
-        compile(source, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        pysource.parse(source, filename)
     except SyntaxError as error:
         line = error.lineno or 1
         # SyntaxError offsets are already 1-based character columns.
@@ -62,7 +63,7 @@ def _forbidden_module(name: str, forbidden: Iterable[str]) -> str | None:
 
 def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]) -> list[Finding]:
     """Forbidden imports and calls (or references to forbidden callables) in a parseable source."""
-    tree = ast.parse(source)
+    tree = pysource.parse(source)
     lines = source.splitlines()
     modules, calls = tuple(modules), set(calls)
     call_targets = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
@@ -101,7 +102,7 @@ def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
     """(line, column) of the name in the top-level `def name` (or `class name`, a KernelBench solution's
     ModelNew), 1-based; None if absent or unparseable."""
     try:
-        tree = ast.parse(source)
+        tree = pysource.parse(source)
     except (SyntaxError, ValueError):
         return None
     lines = source.splitlines()
@@ -116,7 +117,7 @@ def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
 
 def top_level_functions(source: str) -> set[str]:
     try:
-        tree = ast.parse(source)
+        tree = pysource.parse(source)
     except (SyntaxError, ValueError):
         return set()
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal
 
+from infrakata.core import pysource
 from infrakata.core.sandbox.recording import MAX_LINE, MAX_WRITES, ArgKey, Recording, TraceLevel
 from infrakata.core.values import MAX_VALUES, NAME_CHARS, InlineValue, detail, label
 
@@ -71,7 +72,7 @@ def loaded(source: str, module_code: types.CodeType, entry: Any, entry_point: st
 
 def _definition(source: str, name: str, code: types.CodeType) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     try:
-        tree = ast.parse(source)
+        tree = pysource.parse(source)
     except (SyntaxError, ValueError):
         return None
     found = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from infrakata.core import pysource
+
 FLOAT_DTYPES = frozenset({"float32", "float", "float64", "double"})
 # Calls whose dtype= says what to create, not what to compute in: float32 is their default already.
 FACTORIES = frozenset({"zeros", "ones", "full", "empty", "tensor", "as_tensor", "arange", "linspace", "eye",
@@ -46,7 +48,7 @@ def make_mutants(source: str, entry_point: str = "", first_case: tuple[tuple[Any
     module are one mutant). `first_case` is the first case's (args, kwargs): the entry point's
     parameters that get plain values there (numbers, strings, bools, None, tuples and lists of them)
     are pinned to them."""
-    tree = ast.parse(source)
+    tree = pysource.parse(source)
     original = ast.unparse(tree)
     seen = {original}
     made = []

@@ -1,0 +1,20 @@
+"""Python source parsed to a syntax tree, one thread at a time.
+
+CPython (3.11 here) counts the depth of the tree it is building in state that every thread shares: a
+thread switch in the middle of a build (a finalizer the collector runs) makes another thread's parse fail
+with "SystemError: AST constructor recursion depth mismatch". `kata grade` parses on several threads at
+once, and under load a correct solution came back could_not_grade (tests/test_pysource.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+
+_ONE_AT_A_TIME = threading.Lock()
+
+
+def parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """ast.parse, serialised; raises SyntaxError (and ValueError for a NUL byte) as ast.parse does."""
+    with _ONE_AT_A_TIME:
+        return ast.parse(source, filename)
