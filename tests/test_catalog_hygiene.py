@@ -143,3 +143,23 @@ def test_rendering_joins_only_chinese_soft_breaks_and_leaves_code_alone():
             "# 代码里的\n# 换行保留\n```\n### 标题\n正文")
     assert rendered(text) == ("## 中文\n\n第一行的结尾接着第二行。\nEnglish\nwraps here.\n- 列表项续行\n\n```python\n"
                               "# 代码里的\n# 换行保留\n```\n### 标题\n正文")
+
+
+def _with_fresh_cases():
+    from infrakata.core.catalog.kinds import kind_of
+    from infrakata.core.catalog.loading import Catalog
+
+    return [p for p in sorted(Catalog.load().problems.values(), key=lambda p: p.slug)
+            if kind_of(p).has_fresh_cases(p)]
+
+
+@pytest.mark.parametrize("problem", _with_fresh_cases(), ids=lambda p: p.slug)
+def test_every_seed_of_a_fresh_case_makes_one(problem):
+    """A grading draws its fresh case's seed at random, so no seed may fail to make a case: one generator
+    refused the seeds whose logits tie, and graded a correct solution could_not_grade once in 700."""
+    import random
+
+    generate = problem.module("cases").fresh
+    for seed in random.Random(problem.slug).sample(range(2 ** 62), 100):
+        made = generate(seed)
+        assert "args" in made, (problem.slug, seed)
