@@ -29,9 +29,9 @@ def cases():
         {"name": "float64, causal, 50 tokens over 6 ranks, softmax_scale 0.05",
          "args": (*_qkv(7, 2, 50, 8, dtype=torch.float64), 6, True), "kwargs": {"softmax_scale": 0.05}},
         # Last, so that a method's other mistakes show first: the S x S scores of this case (2 heads x 2048^2
-        # x 4 bytes = 32 MiB) do not fit the worker's 16 MiB, while a rank's step (its 256 queries against the
+        # x 4 bytes = 32 MiB) do not fit the worker's 24 MiB, while a rank's step (its 256 queries against the
         # 256 keys it holds) takes 512 KiB.
-        {"name": "causal, 2 heads, 2048 tokens over 8 ranks: the S x S scores (32 MiB) exceed the 16 MiB limit",
+        {"name": "causal, 2 heads, 2048 tokens over 8 ranks: the S x S scores (32 MiB) exceed the 24 MiB limit",
          "args": (*_qkv(8, 2, 2048, 16), 8, True)},
     ]
 
