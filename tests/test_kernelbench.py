@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,9 @@ from infrakata.core.catalog.loading import Catalog, load_problem
 from infrakata.core.grading import kernelbench
 from infrakata.core.grading.results import GradingError
 
-from tests.conftest import KATA
-
+# Not imported from tests/conftest.py: a second import of it, under another name, would give this process a
+# second per-user store, which the servers started earlier do not share.
+KATA = Path(sys.executable).with_name("kata")
 FIXTURES = Path(__file__).parent / "fixtures" / "kernelbench"
 LEVEL1 = FIXTURES / "level1"
 LINEAR = LEVEL1 / "1_Linear_scale.py"
