@@ -4,6 +4,7 @@ command's pool does without."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ import time
 import pytest
 import torch
 from infrakata.core.limits import Limits
+from infrakata.core.sandbox.confine import LAYERS
 from infrakata.core.sandbox.doctor import Diagnosis, format_diagnosis
 from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE, compute_mode_problem, mode_name, triton_interpret
 from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
@@ -173,3 +175,40 @@ def test_a_one_shot_pool_never_makes_a_fork_wait_for_the_idle_imports():
     finally:
         one_shot.close()
     assert not warm, "a one-shot pool's zygote imported torch._dynamo while idle"
+
+
+@needs_cuda
+def test_a_confined_cuda_worker_launches_a_kernel_whose_output_the_trusted_side_opens(pool):
+    """The CUDA probe (core/sandbox/cuda_probe.py): a CUDA worker keeps the machine's PID namespace, so that
+    its output opens by CUDA IPC in the reference's worker, and every other layer holds on it."""
+    pool.wait_ready()
+    assert pool.cuda_refusal == "", pool.cuda_refusal
+    layers = {layer.name: layer for layer in pool.cuda_isolation_layers}
+    assert layers and all(layer.active for layer in layers.values()), layers
+    assert "the machine's PID and IPC namespaces" in layers["namespaces"].detail
+
+
+@pytest.mark.skipif(CUDA or not sys.platform.startswith("linux"), reason="a machine where CUDA cannot start")
+def test_the_cuda_probe_refuses_with_the_reason_where_a_confined_worker_cannot_start_cuda(tmp_path):
+    """The probe's refusal path, run for real where CUDA cannot start (here, no GPU): the reason names what
+    failed, and the probe leaves no process and no folder behind."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    script = f"""
+import json, os
+from pathlib import Path
+from infrakata.core.sandbox import zygote
+from infrakata.core.sandbox.confine import Confinement
+from infrakata.core.sandbox.procfs import children
+confinement = Confinement.prepare(Path({str(runtime)!r}))
+lifeline = os.pipe()
+layers, refusal = zygote._probe_cuda_route(confinement, lifeline[0], (lifeline[1],), triton=False)
+print(json.dumps({{"layers": [vars(layer) for layer in layers], "refusal": refusal,
+                  "left": os.listdir({str(runtime)!r}), "children": children(os.getpid())}}))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["refusal"].startswith("a confined CUDA worker could not initialise CUDA and launch a kernel ("), found
+    assert "CUDA" in found["refusal"].partition("(")[2]  # torch's own reason
+    assert [layer["name"] for layer in found["layers"]] == list(LAYERS)
+    assert found["left"] == [] and found["children"] == []

@@ -96,6 +96,8 @@ class Spare:
     private: Path
     uid: int | None
     view_root: Path
+    pid_namespace: bool = True  # a PID namespace of its own (CUDA workers have none: policy.CONFINE_AS_CUDA)
+    proc_hidden: bool = False  # without one: a /proc of its own showing only its uid's processes (hidepid)
 
     def folders(self) -> tuple[Path, Path]:
         return self.private, self.view_root
@@ -118,6 +120,9 @@ class Confinement:
     home_pid_namespace: int | None = None  # root: the zygote's own PID namespace, to return to after a fork
     answers_readable: list[str] = field(default_factory=list)
     count: int = 0
+    # The kinds of worker (by CUDA) that stay in the machine's PID namespace.
+    shared_pid_namespace: frozenset[bool] = field(
+        default_factory=lambda: frozenset({False, True} if os.environ.get(policy.CONFINE_AS_CUDA) == "1" else {True}))
 
     @classmethod
     def prepare(cls, runtime: Path) -> Confinement:
@@ -142,7 +147,7 @@ class Confinement:
 
     # -- in the zygote ----------------------------------------------------------------------------
 
-    def new_spare(self) -> Spare:
+    def new_spare(self, cuda: bool) -> Spare:
         self.count += 1
         private, view_root = self.runtime / f"w{self.count}", self.runtime / f"r{self.count}"
         private.mkdir(mode=0o700)
@@ -150,15 +155,15 @@ class Confinement:
         uid = WORKER_UID_BASE + os.getpid() * WORKER_UID_BLOCK + self.count % WORKER_UID_BLOCK if self.root else None
         if uid is not None:
             os.chown(private, uid, uid)
-        return Spare(private, uid, view_root)
+        return Spare(private, uid, view_root, pid_namespace=cuda not in self.shared_pid_namespace)
 
     # -- in the spare -----------------------------------------------------------------------------
 
-    def fork(self) -> int:
+    def fork(self, spare: Spare) -> int:
         """os.fork() for a confined worker: as root, the child is born the first process of a PID
         namespace of its own (one fork, where otherwise the spare must fork again inside its namespace)."""
         libc = _libc()
-        if self.home_pid_namespace is None or libc.unshare(CLONE_NEWPID) != 0:
+        if not spare.pid_namespace or self.home_pid_namespace is None or libc.unshare(CLONE_NEWPID) != 0:
             return os.fork()
         pid = os.fork()
         if pid == 0:
@@ -173,9 +178,12 @@ class Confinement:
                 close_in_waiter: tuple[int, ...] = ()) -> tuple[list[Layer], int]:
         """New namespaces. A process not born in a PID namespace of its own (see fork) makes one and
         forks the worker proper (its first process), then stays behind to wait for it: only the worker
-        returns from here. -> the layer, and the worker's lifeline to its parent from now on."""
-        born_first = os.getpid() == 1
-        flags = CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWIPC | (0 if born_first else CLONE_NEWPID)
+        returns from here. A worker without one (`spare.pid_namespace`) keeps the machine's PID and IPC
+        namespaces. -> the layer, and the worker's lifeline to its parent from now on."""
+        born_first = os.getpid() == 1 or not spare.pid_namespace
+        flags = CLONE_NEWNET | CLONE_NEWNS
+        if spare.pid_namespace:
+            flags |= CLONE_NEWIPC | (0 if born_first else CLONE_NEWPID)
         uid, gid = os.getuid(), os.getgid()
         libc = _libc()
         if libc.unshare(flags if self.root else flags | CLONE_NEWUSER) != 0:
@@ -198,15 +206,36 @@ class Confinement:
             die_with_parent(lifeline)  # its parent is outside the namespace: getppid() would say 0
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             raise _fail("mount --make-rprivate /")
-        if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
-            raise _fail("mount /proc")
+        if spare.pid_namespace:
+            if libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
+                raise _fail("mount /proc")
+        else:
+            spare.proc_hidden = self._mount_hidden_proc(libc)
         size = PRIVATE_BYTES_CUDA if cuda else PRIVATE_BYTES_CPU
         owner = spare.uid if spare.uid is not None else uid
         options = f"size={size},mode=0700,uid={owner},gid={owner}".encode()
         if libc.mount(b"tmpfs", str(spare.private).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
             raise _fail(f"mount tmpfs on {spare.private}")
-        kinds = "PID, network, mount, IPC" + ("" if self.root else ", user")
-        return [Layer("namespaces", True, f"{kinds}; a private /proc and a {size >> 20} MiB private tmpfs")], lifeline
+        if spare.pid_namespace:
+            kinds = "PID, network, mount, IPC" + ("" if self.root else ", user")
+            return [Layer("namespaces", True, f"{kinds}; a private /proc and a {size >> 20} MiB private tmpfs")], \
+                lifeline
+        kinds = "network, mount" + ("" if self.root else ", user")
+        proc = ("a /proc of its own that shows its own processes only (hidepid)" if spare.proc_hidden else
+                "of the machine's /proc, Landlock grants its own entry only")
+        return [Layer("namespaces", True, f"{kinds}, and the machine's PID and IPC namespaces (CUDA IPC needs them): "
+                                          f"{proc}; a {size >> 20} MiB private tmpfs")], lifeline
+
+    @staticmethod
+    def _mount_hidden_proc(libc: ctypes.CDLL) -> bool:
+        """A procfs in the worker's mount namespace that lists only its own uid's processes: as root, where
+        each worker has a uid of its own. In a user namespace procfs cannot be mounted without a PID
+        namespace of its own (Landlock restricts the machine's /proc instead). -> whether it was."""
+        flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+        for hidden in (b"hidepid=invisible", b"hidepid=2"):  # the name since Linux 5.8, the number before
+            if libc.mount(b"proc", b"/proc", b"proc", flags, hidden) == 0:
+                return True
+        return False
 
     def restrict(self, spare: Spare, cuda: bool, namespaced: bool, lifeline: int) -> list[Layer]:
         """Everything but the namespaces, in the order each needs: the view (while it may still mount),
@@ -282,10 +311,12 @@ class Confinement:
         if counted:
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         resource.setrlimit(resource.RLIMIT_NOFILE, (policy.WORKER_DESCRIPTORS, policy.WORKER_DESCRIPTORS))
-        if namespaced:
+        if namespaced and spare.pid_namespace:
             ending = "everything dies with the worker (PID namespace)"
         elif spare.uid is not None:
             ending = "its uid is swept after the run"
+        elif namespaced:
+            ending = "its processes cannot leave its process group (seccomp), which is killed after the run"
         else:
             return Layer("process tree", False, "no PID namespace and not root: processes that leave the worker's "
                                                 "tree are swept when the zygote sees them orphaned, and no process "
@@ -297,11 +328,12 @@ class Confinement:
         if self.landlock_abi <= 0:
             return Layer("landlock", False, "the kernel has no Landlock (Linux 5.13+, with landlock in its LSM list)")
         granted = [*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)]
-        if not namespaced:  # /proc is the machine's: of it, only this worker's own entry and what torch reads
+        machines_proc = not namespaced or not spare.pid_namespace and not spare.proc_hidden
+        if machines_proc:  # of the machine's /proc, only this worker's own entry and what torch reads
             granted = [g for g in granted if g.path != "/proc"] + policy.proc_grants(os.getpid())
         enforced = landlock.restrict(granted, self.landlock_abi)
         detail = f"ABI {self.landlock_abi}: " + ", ".join(enforced)
-        if not namespaced:
+        if machines_proc:
             detail += "; of /proc, its own entry only"
         if cuda:
             detail += " (the CUDA driver's threads started before it are not restricted; seccomp covers them)"
@@ -314,7 +346,8 @@ class Confinement:
             return Layer("seccomp", False, self.seccomp_error)
         seccomp.load(self.seccomp_program)
         return Layer("seccomp", True, f"{len(policy.DENIED_SYSCALLS)} system calls refused; no socket but "
-                                      f"connected Unix pairs; no System V IPC or memory files; no new namespaces")
+                                      f"connected Unix pairs; no System V IPC, message queues or memory files; "
+                                      f"no new namespaces")
 
 
 def _mount(libc: ctypes.CDLL, source: bytes | None, target: Path | bytes, kind: bytes | None, flags: int,

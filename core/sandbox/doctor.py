@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE, compute_mode_problem, mode_name
-from infrakata.core.sandbox.pool import WorkerPool, missing_layers
+from infrakata.core.sandbox.pool import WorkerPool, cuda_refusal_message, missing_layers
 from infrakata.core.sandbox.protocol import Gpu, Layer
 
 
@@ -130,6 +130,8 @@ class Diagnosis:
     triton: bool
     gpus: tuple[Gpu, ...] = ()  # the visible CUDA devices and their compute modes
     interpret_cleared: bool = False  # an inherited TRITON_INTERPRET=1 was cleared for the workers (CUDA here)
+    cuda_layers: tuple[Layer, ...] = ()  # a CUDA worker's layers, as the CUDA probe found them (a CUDA machine)
+    cuda_refusal: str = ""  # why the CUDA probe refuses CUDA work here
 
     @property
     def missing(self) -> list[Layer]:
@@ -137,8 +139,8 @@ class Diagnosis:
 
     @property
     def gpu_problem(self) -> str | None:
-        """Why CUDA work is refused here (the GPU's compute mode), with the fix."""
-        return compute_mode_problem(self.gpus)
+        """Why CUDA work is refused here (the GPU's compute mode, or the CUDA probe), with the fix."""
+        return compute_mode_problem(self.gpus) or cuda_refusal_message(self.cuda_refusal)
 
     @property
     def notes(self) -> list[str]:
@@ -151,6 +153,8 @@ class Diagnosis:
                             "exposes": exposed.get(layer.name, [])} for layer in self.layers],
                 "complete": not self.missing,
                 "gpus": [{**vars(gpu), "mode": mode_name(gpu.mode)} for gpu in self.gpus],
+                "cuda_layers": [{**vars(layer), "fix": None if layer.active else fix(layer, self.cuda_layers)}
+                                for layer in self.cuda_layers],
                 "gpu_problem": self.gpu_problem, "notes": self.notes}
 
 
@@ -158,7 +162,7 @@ def diagnose(pool: WorkerPool) -> Diagnosis:
     info = pool.wait_ready()
     machine = f"{platform.system()} {platform.release()} ({platform.machine()}), Python {platform.python_version()}"
     return Diagnosis(pool.isolation_layers, pool.isolation, machine, bool(info.get("cuda")), bool(info.get("triton")),
-                     pool.gpus, bool(info.get("interpret_cleared")))
+                     pool.gpus, bool(info.get("interpret_cleared")), pool.cuda_isolation_layers, pool.cuda_refusal)
 
 
 def format_diagnosis(diagnosis: Diagnosis) -> str:
@@ -185,6 +189,14 @@ def format_diagnosis(diagnosis: Diagnosis) -> str:
         lines.append(f"missing: {missing}; {verdict}")
     else:
         lines.append(f"every layer holds: isolation = \"strict\" grades here (now: \"{diagnosis.isolation}\")")
+    if diagnosis.cuda_layers:
+        lines.append("CUDA workers (the CUDA probe: a confined worker launched a kernel, and its output was opened "
+                     "by CUDA IPC):" if not diagnosis.cuda_refusal else "CUDA workers, as the CUDA probe found them:")
+        for layer in diagnosis.cuda_layers:
+            lines.append(f"  {'✓' if layer.active else '✗'} {layer.name:<13} {layer.detail}")
+            remedy = None if layer.active else fix(layer, diagnosis.cuda_layers)
+            if remedy:
+                lines.append(f"    {'':<13} to have it: {remedy}")
     for gpu in diagnosis.gpus:
         lines.append(f"GPU {gpu.index}: {gpu.name} ({gpu.bus_id}), compute mode {mode_name(gpu.mode)}"
                      f"{'' if gpu.index == 0 else ' (unused: workers use the first visible GPU)'}")

@@ -189,6 +189,9 @@ DENIED_SYSCALLS = (
     # which live on detached from any process, and memory files, which live on unmapped in a descriptor.
     "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop",
     "semtimedop", "semctl", "memfd_create", "memfd_secret",
+    # POSIX message queues: the same, and shared by every process of an IPC namespace (CUDA workers keep
+    # the machine's).
+    "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
     # Sockets: only the connected pairs of socketpair, which reach each other and nothing else. A socket of
     # its own, or an address given to connect or a send, could reach any Unix socket on the host (X11,
     # journald, a user's own services): Landlock does not cover connect() on a pathname socket.
@@ -228,10 +231,16 @@ def worker_environment(environ: dict[str, str], private: Path) -> dict[str, str]
     return kept
 
 
+# CUDA workers stay in the machine's PID and IPC namespaces: legacy CUDA IPC (torch's, by which the benchmark's
+# trusted worker opens the solution's last output on the device) cannot open a handle made in another PID
+# namespace. What the PID namespace gives a CPU worker, other layers give them (docs/SECURITY.md, CUDA workers).
+# With this variable set to 1, the zygote confines every worker so: the route, tested where there is no GPU.
+CONFINE_AS_CUDA = "INFRAKATA_CONFINE_AS_CUDA"
+
 # Where a zygote's started with the grader's environment, what it may keep: the worker's share plus
 # what the trusted side uses (the grader's caches and home, for the reference's compiled kernels).
 ZYGOTE_ENVIRONMENT = KEPT_ENVIRONMENT + ("HOME", "USER", "LOGNAME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TMPDIR",
-                                         "PYTHONPATH", "VIRTUAL_ENV")
+                                         "PYTHONPATH", "VIRTUAL_ENV", CONFINE_AS_CUDA)
 
 
 def zygote_environment(environ: dict[str, str]) -> dict[str, str]:

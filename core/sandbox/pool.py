@@ -91,6 +91,14 @@ def missing_layers(layers: tuple[Layer, ...] | list[Layer]) -> list[Layer]:
     return [layer for layer in layers if not layer.active]
 
 
+def cuda_refusal_message(refusal: str) -> str | None:
+    """The CUDA probe's failure as the reason CUDA work is refused, with what to do (None: it held)."""
+    if not refusal:
+        return None
+    return (f"CUDA grading is refused on this machine: {refusal}. CUDA work never runs unconfined; `kata doctor` "
+            f"shows the CUDA workers' layers, and docs/SECURITY.md (CUDA workers) what each needs")
+
+
 @dataclass
 class CallResult:
     status: str  # ok | error | timeout | memory | crashed | cancelled
@@ -486,6 +494,8 @@ class WorkerPool:
         self._forgotten: set[int] = set()  # workers closed without waiting for their exit
         self.info: dict[str, Any] = {}
         self.isolation_layers: tuple[Layer, ...] = ()  # as the zygote's probe found them
+        self.cuda_isolation_layers: tuple[Layer, ...] = ()  # a CUDA worker's, as the CUDA probe found them
+        self.cuda_refusal = ""  # why the CUDA probe refuses CUDA work here ("": it held, or there is no CUDA)
         self.isolation = "best"  # or "strict": refuse to grade without every layer (ISOLATION_MODES)
         self.kernel_caches = kernel_cache.KernelCaches()  # what each solution file's workers compiled
         # The zygote imports, when idle, what only some solutions need (torch._dynamo, seconds): worth it to a
@@ -550,6 +560,7 @@ class WorkerPool:
             if isinstance(event, Ready):
                 self.info = asdict(event)
                 self.isolation_layers, self.gpus = event.isolation, event.gpus
+                self.cuda_isolation_layers, self.cuda_refusal = event.cuda_isolation, event.cuda_refusal
                 self._ready.set()
                 log.info("zygote: ready %s", event)
             elif isinstance(event, SpareStarted):
@@ -592,11 +603,15 @@ class WorkerPool:
             raise SandboxUnavailable(strict_refusal(missing))
 
     def check_cuda(self) -> None:
-        """Refuse (SandboxUnavailable) CUDA work on a GPU whose compute mode cannot hold grading's processes."""
+        """Refuse (SandboxUnavailable) CUDA work on a GPU whose compute mode cannot hold grading's processes,
+        where the CUDA probe failed, and, with isolation "strict", where a CUDA worker lacks a layer."""
         self.wait_ready()
-        problem = compute_mode_problem(self.gpus)
+        problem = compute_mode_problem(self.gpus) or cuda_refusal_message(self.cuda_refusal)
         if problem is not None:
             raise SandboxUnavailable(problem)
+        missing = missing_layers(self.cuda_isolation_layers)
+        if self.isolation == "strict" and missing:
+            raise SandboxUnavailable(strict_refusal(missing))
 
     def _fork(self, fds: list[int], cuda: bool, trusted: bool = False) -> int:
         request = encode_event(ForkRequest(cuda, trusted))

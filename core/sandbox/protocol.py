@@ -212,6 +212,8 @@ class Ready:
     isolation: tuple[Layer, ...] = ()  # the layers a probe worker was confined by, as every worker will be
     gpus: tuple[Gpu, ...] = ()  # the visible CUDA devices and their compute modes
     interpret_cleared: bool = False  # an inherited TRITON_INTERPRET was cleared: this machine has CUDA
+    cuda_isolation: tuple[Layer, ...] = ()  # a CUDA worker's layers, as the CUDA probe found them
+    cuda_refusal: str = ""  # why CUDA grading is refused here: the CUDA probe failed ("": it held, or no CUDA)
 
 
 @dataclass(frozen=True)
@@ -245,6 +247,7 @@ def decode_event(data: bytes) -> Event:
         cls = _EVENTS[raw.pop("event")]
         if cls is Ready:
             raw["isolation"] = tuple(Layer(**layer) for layer in raw.get("isolation", ()))
+            raw["cuda_isolation"] = tuple(Layer(**layer) for layer in raw.get("cuda_isolation", ()))
             raw["gpus"] = tuple(Gpu(**gpu) for gpu in raw.get("gpus", ()))
         return cls(**raw)
     except (ValueError, KeyError, TypeError, AttributeError) as error:

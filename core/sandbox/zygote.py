@@ -24,10 +24,10 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from infrakata.core.sandbox.confine import LAYERS, Confinement, Spare, sweep_uid
 from infrakata.core.sandbox.gpu import compute_mode_problem, interprets, read_gpus, triton_interpret
@@ -52,6 +52,7 @@ from infrakata.core.sandbox.protocol import (
 TRITON_FIRST_LAUNCH_IMPORTS = ("triton.compiler.code_generator", "triton.experimental.gluon")
 GRADER_POLL_S = 0.5
 PROBE_TIMEOUT_S = 10.0
+CUDA_PROBE_TIMEOUT_S = 60.0  # CUDA's start and a first (cold) Triton compile, on a busy machine
 IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
 SPARE_FAILURES = 3  # a kind of spare that dies this often before use is no longer started
 # Spares kept of each kind: a confined spare takes tens of milliseconds to make (its namespaces, its
@@ -129,40 +130,132 @@ def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, .
     and checking from inside that each layer holds (not only that its system call succeeded)."""
     from infrakata.core.sandbox.child import prepare_worker
 
-    spare = confinement.new_spare()
+    spare = confinement.new_spare(cuda=False)
     read, write = os.pipe()
-    pid = confinement.fork()
+    pid = confinement.fork(spare)
     if pid == 0:
         try:
             for fd in (read, *close_in_child):
                 os.close(fd)
             layers = prepare_worker(confinement, spare, False, lifeline, close_in_waiter=(write,))
             viewed = any(layer.name == "view" and layer.active for layer in layers)
-            layers = [_verified(layer, confinement.answer_samples, viewed) for layer in layers]
+            layers = [_verified(layer, confinement.answer_samples, viewed, spare.pid_namespace) for layer in layers]
             os.write(write, json.dumps([vars(layer) for layer in layers]).encode())
         except BaseException as error:  # noqa: BLE001 - said as the probe's result
             os.write(write, json.dumps([vars(Layer("namespaces", False, f"the probe failed: {error!r}"))]).encode())
         finally:
             os._exit(0)
     os.close(write)
-    data = b""
-    while select.select([read], [], [], PROBE_TIMEOUT_S)[0] and (chunk := os.read(read, 65536)):
-        data += chunk
-    os.close(read)
+    data = _read_all(read, PROBE_TIMEOUT_S)
     os.waitpid(pid, 0)
     _remove(spare)
     try:
-        found = {layer["name"]: Layer(**layer) for layer in json.loads(data)}
+        return _in_order(Layer(**layer) for layer in json.loads(data))
     except (ValueError, TypeError, KeyError):
-        found = {}
+        return _in_order(())
+
+
+def _in_order(layers: Iterable[Layer]) -> tuple[Layer, ...]:
+    """Every layer, in LAYERS' order: one the probe worker did not report was not applied."""
+    found = {layer.name: layer for layer in layers}
     return tuple(found.get(name) or Layer(name, False, "not applied: the probe worker failed before it")
                  for name in LAYERS)
 
 
-def _verified(layer: Layer, answers: list[Path], viewed: bool) -> Layer:
+def _read_all(fd: int, timeout: float) -> bytes:
+    data = b""
+    deadline = time.monotonic() + timeout
+    while select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0] and (chunk := os.read(fd, 65536)):
+        data += chunk
+    os.close(fd)
+    return data
+
+
+def _probe_cuda_route(confinement: Confinement, lifeline: int, close_in_child: tuple[int, ...],
+                      triton: bool) -> tuple[tuple[Layer, ...], str]:
+    """On a CUDA machine: a throwaway CUDA worker, confined as every CUDA worker is, initialises CUDA,
+    launches a Triton kernel and exports its output by CUDA IPC; a throwaway trusted process (a child of
+    this one, as the reference's workers are) opens it and checks it (core/sandbox/cuda_probe.py). This
+    process never touches CUDA. -> the CUDA workers' layers, and why CUDA grading is refused here ("")."""
+    from infrakata.core.sandbox.child import prepare_worker
+
+    spare = confinement.new_spare(cuda=True)
+    report_r, report_w = os.pipe()
+    release_r, release_w = os.pipe()  # the worker keeps its output until the opener is done with it
+    worker = confinement.fork(spare)
+    if worker == 0:
+        report: dict[str, Any] = {"layers": []}
+        try:
+            for fd in (report_r, release_w, *close_in_child):
+                os.close(fd)
+            applied = prepare_worker(confinement, spare, True, lifeline, close_in_waiter=(report_w, release_r))
+            viewed = any(layer.name == "view" and layer.active for layer in applied)
+            report["layers"] = [vars(_verified(layer, confinement.answer_samples, viewed, spare.pid_namespace))
+                                for layer in applied]
+            from infrakata.core.sandbox.cuda_probe import make_output
+
+            report["output"] = make_output(triton)
+        except BaseException as error:  # noqa: BLE001 - said as the probe's result
+            report["error"] = f"{type(error).__name__}: {error}"
+        finally:
+            os.write(report_w, json.dumps(report).encode())
+            os.close(report_w)
+            os.read(release_r, 1)
+            os._exit(0)
+    os.close(report_w)
+    os.close(release_r)
+    try:
+        found = json.loads(_read_all(report_r, CUDA_PROBE_TIMEOUT_S) or b"{}")
+        layers = _in_order(Layer(**layer) for layer in found.get("layers", ()))
+        if "output" in found:
+            refusal = _opened_by_trusted_process(found["output"])
+        else:
+            refusal = (f"a confined CUDA worker could not initialise CUDA and launch a kernel "
+                       f"({found.get('error', f'no answer in {CUDA_PROBE_TIMEOUT_S:.0f} s')})")
+    except (ValueError, TypeError, KeyError) as error:
+        layers, refusal = _in_order(()), f"the CUDA probe's worker answered malformed ({error})"
+    finally:
+        os.close(release_w)
+        with contextlib.suppress(OSError):
+            os.kill(worker, signal.SIGKILL)
+        os.waitpid(worker, 0)
+        if not spare.pid_namespace and spare.uid is not None:
+            sweep_uid(spare.uid)
+        _remove(spare)
+    return layers, refusal
+
+
+def _opened_by_trusted_process(handles: object) -> str:
+    """The CUDA probe's second half, in a child of this process. -> "" or why it failed."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            from infrakata.core.sandbox.cuda_probe import check_output
+
+            problem = check_output(handles)
+        except BaseException as error:  # noqa: BLE001 - said as the probe's result
+            problem = f"{type(error).__name__}: {error}"
+        finally:
+            os.write(write, problem.encode() or b"ok")
+            os._exit(0)
+    os.close(write)
+    said = _read_all(read, CUDA_PROBE_TIMEOUT_S).decode(errors="replace")
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    if said == "ok":
+        return ""
+    return (f"the benchmark's trusted worker could not open a confined worker's output by CUDA IPC "
+            f"({said or f'no answer in {CUDA_PROBE_TIMEOUT_S:.0f} s'})")
+
+
+def _verified(layer: Layer, answers: list[Path], viewed: bool, pid_namespace: bool) -> Layer:
     """A layer as it holds in this (probe) worker: each is tried once from inside. `answers`: a file of
     each place that holds answers (the catalogue, the examples, our kernels); `viewed`: whether the view
-    holds (then they must not even be there, and Landlock's part is the rest of the machine)."""
+    holds (then they must not even be there, and Landlock's part is the rest of the machine);
+    `pid_namespace`: whether the worker has a PID namespace of its own (else it must not see the zygote)."""
     if not layer.active:
         return layer
     failed = ""
@@ -187,8 +280,15 @@ def _verified(layer: Layer, answers: list[Path], viewed: bool) -> Layer:
             failed = "a socket could still be opened"
         except OSError:
             pass
-    elif layer.name == "namespaces" and os.getpid() != 1:
+    elif layer.name == "namespaces" and pid_namespace and os.getpid() != 1:
         failed = "the worker is not the first process of its PID namespace"
+    elif layer.name == "namespaces" and not pid_namespace:
+        try:
+            with open(f"/proc/{os.getppid()}/cmdline", "rb") as zygote:
+                zygote.read()
+            failed = "the zygote's command line can be read in /proc"
+        except OSError:
+            pass
     elif layer.name == "privileges" and os.geteuid() == 0:
         failed = "the worker still runs as root"
     return Layer(layer.name, False, f"{layer.detail}; but {failed}") if failed else layer
@@ -220,6 +320,8 @@ class Zygote:
         active = {layer.name for layer in isolation if layer.active}
         self.namespaced = "namespaces" in active
         self.kinds = [False, True] if cuda else [False]  # CPU workers; CUDA workers where there is CUDA
+        # Some workers have no PID namespace to take all they started with them: what they leave is swept.
+        self.sweeps_orphans = not self.namespaced or bool(confinement.shared_pid_namespace & set(self.kinds))
         self.children: set[int] = set()  # handed-out workers, whose exits the grader is told of
         self.spares: dict[bool, list[_Spare]] = {kind: [] for kind in self.kinds}  # oldest (readiest) first
         self.confined: dict[int, Spare] = {}  # every confined worker's folder and uid, until it is reaped
@@ -237,7 +339,7 @@ class Zygote:
     # -- workers -----------------------------------------------------------------------------------
 
     def _fork(self, body: Callable[[], NoReturn], confined: Spare | None = None) -> int:
-        pid = self.confinement.fork() if confined is not None else os.fork()
+        pid = self.confinement.fork(confined) if confined is not None else os.fork()
         if pid == 0:
             try:
                 signal.set_wakeup_fd(-1)
@@ -259,7 +361,7 @@ class Zygote:
         from infrakata.core.sandbox.child import PR_SET_NAME, SPARE_NAME, ZYGOTE_NAME, prctl, run_spare
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        confined = self.confinement.new_spare()
+        confined = self.confinement.new_spare(cuda)
 
         def spare() -> NoReturn:
             ours.close()
@@ -303,7 +405,7 @@ class Zygote:
                 pass
             finally:
                 spare.sock.close()
-        confined = None if request.trusted else self.confinement.new_spare()
+        confined = None if request.trusted else self.confinement.new_spare(cuda)
 
         def run() -> NoReturn:
             from infrakata.core.sandbox.child import main, prepare_worker
@@ -320,12 +422,17 @@ class Zygote:
         except OSError:
             pass
         confined = self.confined.pop(pid, None)
-        if not self.namespaced:  # with a PID namespace all of it died with the worker
+        if not self._died_whole(confined):
             if confined is not None and confined.uid is not None:
                 sweep_uid(confined.uid)
             self._kill_orphans()
         if confined is not None:
             _remove(confined)
+
+    def _died_whole(self, confined: Spare | None) -> bool:
+        """Whether all a worker started died with it: it had a PID namespace of its own (a trusted
+        worker, unconfined, runs only our code)."""
+        return self.namespaced and (confined is None or confined.pid_namespace)
 
     def _kill_orphans(self) -> None:
         """Whatever left a worker's tree (a double fork) and was reparented to this subreaper."""
@@ -346,7 +453,7 @@ class Zygote:
                 except OSError:
                     pass
         for confined in self.confined.values():
-            if confined.uid is not None and not self.namespaced:
+            if confined.uid is not None and not self._died_whole(confined):
                 sweep_uid(confined.uid)
         self._kill_orphans()
         shutil.rmtree(self.confinement.runtime, ignore_errors=True)
@@ -389,7 +496,7 @@ class Zygote:
             readable, _, _ = select.select([self.sock.fileno(), self.wake_r], [], [], wait)
             if os.getppid() != self.grader:  # reparented: the grader died without closing its socket
                 self.leave()
-            if not self.namespaced:  # a double fork outside any PID namespace: swept on sight
+            if self.sweeps_orphans:  # a double fork outside any PID namespace: swept on sight
                 self._kill_orphans()
             if refill_at is not None and not readable and time.monotonic() >= refill_at:
                 refill_at = None
@@ -441,13 +548,18 @@ def main() -> None:
     confinement = Confinement.prepare(runtime)
     lifeline = os.pipe()
     ready = replace(ready, isolation=_probe(confinement, lifeline[0], (sock.fileno(), lifeline[1])))
+    if ready.cuda and compute_mode_problem(ready.gpus) is None:
+        cuda_isolation, cuda_refusal = _probe_cuda_route(confinement, lifeline[0], (sock.fileno(), lifeline[1]),
+                                                         ready.triton)
+        ready = replace(ready, cuda_isolation=cuda_isolation, cuda_refusal=cuda_refusal)
     try:
         sock.send(encode_event(ready))
     except OSError:  # the grader left while we were importing
         shutil.rmtree(runtime, ignore_errors=True)
         os._exit(0)
-    # No CUDA worker where the GPU's compute mode cannot hold them: the grader refuses CUDA work there.
-    cuda_workers = ready.cuda and compute_mode_problem(ready.gpus) is None
+    # No CUDA worker where the GPU's compute mode cannot hold them, or the probe failed: the grader refuses
+    # CUDA work there.
+    cuda_workers = ready.cuda and compute_mode_problem(ready.gpus) is None and not ready.cuda_refusal
     Zygote(sock, cuda_workers, confinement, ready.isolation, lifeline, idle_imports).serve()
 
 

@@ -16,7 +16,9 @@ from .conftest import REPO, attempt, solution
 
 def test_the_grader_cannot_be_stopped(runner, probe):
     report, message, _ = attempt(runner, probe, f"os.kill({os.getpid()}, signal.SIGSTOP)")
-    assert report.verdict == "runtime_error" and "No such process" in message, message
+    # Not there (a PID namespace of its own), or there and out of reach (a CUDA worker's: Landlock's scope).
+    assert report.verdict == "runtime_error" and ("No such process" in message
+                                                  or "Operation not permitted" in message), message
 
 
 def test_kata_run_returns_although_its_solution_signals_it(tmp_path):
