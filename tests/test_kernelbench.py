@@ -101,7 +101,7 @@ def test_a_correct_model_new_is_accepted_through_kata_run(tmp_path):
 
 
 @pytest.mark.skipif(CUDA, reason="without CUDA only: there the speed-up is measured")
-def test_kata_bench_without_cuda_checks_the_trials_and_gives_no_figure(tmp_path):
+def test_kata_bench_rejects_a_wrong_model_new_on_its_trial_and_line(tmp_path):
     solution = FIXTURES / "solutions" / "leaky_relu_wrong_slope.py"
     done = subprocess.run([str(KATA), "--problems", str(LEVEL1), "bench", str(solution), "--json"],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
@@ -109,7 +109,40 @@ def test_kata_bench_without_cuda_checks_the_trials_and_gives_no_figure(tmp_path)
     assert (done.returncode, report["correct"], report["speedup_vs_reference"]) == (1, False, None)
     assert report["gate_message"].startswith(kernelbench.case_names()[0] + ": out[")
     assert report["line"] == line_of(solution, "return torch.where")
-    assert "needs a CUDA GPU" in report["notes"][0]
+
+
+def _bench(solution: Path, tmp_path: Path) -> tuple[int, dict]:
+    done = subprocess.run([str(KATA), "--problems", str(LEVEL1), "bench", str(solution), "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
+    return done.returncode, json.loads(done.stdout)
+
+
+@pytest.mark.skipif(CUDA, reason="without CUDA only: there the repetitions are timed")
+def test_kata_bench_without_cuda_checks_every_repetition_untimed(tmp_path):
+    code, report = _bench(FIXTURES / "solutions" / "leaky_relu_triton.py", tmp_path)
+    assert (code, report["correct"], report["gate_message"]) == (0, True, "all 6 trials and 2 repetitions pass")
+    [repetitions] = report["shapes"]
+    assert (repetitions["shape"], repetitions["kind"], repetitions["ms"]) == ([16, 64], "correctness", None)
+    assert report["speedup_vs_reference"] is None and report["speedup_vs_compiled"] is None
+
+
+def test_a_model_new_right_when_graded_and_wrong_when_timed_is_rejected_by_the_benchmark(runner, tmp_path):
+    """The benchmark checks every repetition's output, not only the graded trials'."""
+    solution = FIXTURES / "hacks" / "wrong_when_timed.py"
+    assert grade(runner, LINEAR, solution).verdict == "accepted"
+    code, report = _bench(solution, tmp_path)
+    assert (code, report["correct"]) == (1, False)
+    assert report["gate_message"].startswith(f"repetition 1 of {2 if not CUDA else 5} (the inputs of seed 10000): out[")
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_kata_bench_on_cuda_gives_the_speed_ups_over_model_and_its_compiled_form(tmp_path):
+    code, report = _bench(FIXTURES / "solutions" / "linear_scale.py", tmp_path)
+    assert (code, report["correct"], report["unit"]) == (0, True, "x eager"), report
+    [repetitions] = report["shapes"]
+    assert repetitions["kind"] == "timed" and repetitions["ms"] > 0 and repetitions["reference_ms"] > 0
+    assert report["speedup_vs_reference"] > 0 and report["speedup_vs_compiled"] > 0
+    assert report["device"].endswith("(CUDA)")
 
 
 def test_a_triton_model_new_runs_through_the_interpreter(runner):

@@ -9,6 +9,7 @@ each step, what is checked, and the units.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import math
 import os
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from infrakata.core import pysource
 from infrakata.core.bench.timing import counter_files
 from infrakata.core.catalog.problem import Benchmark, Gate, Problem
 from infrakata.core.grading import static
@@ -80,6 +82,7 @@ class BenchReport:
     geomean: float | None = None
     roofline: float | None = None
     reference: float | None = None
+    compiled_reference: float | None = None  # torch.compile of the reference, in the same unit (KernelBench)
     best: float | None = None  # the best figure recorded for this problem on this device
     notes: list[str] = field(default_factory=list)
     cancelled: bool = False
@@ -99,6 +102,10 @@ class BenchReport:
     @property
     def speedup_vs_reference(self) -> float | None:
         return self.geomean / self.reference if self.geomean and self.reference else None
+
+    @property
+    def speedup_vs_compiled(self) -> float | None:
+        return self.geomean / self.compiled_reference if self.geomean and self.compiled_reference else None
 
 
 class Rejected(Exception):
@@ -206,6 +213,22 @@ def judge_performance(report: BenchReport, gate: Gate | None) -> None:
 
 
 
+def _state_positions(problem: Problem) -> list[int]:
+    """Where the arguments graded after the call ([grading] state) sit among the reference's parameters:
+    the benchmark checks what a call writes into them, as `kata run` does."""
+    if not problem.grading.state:
+        return []
+    tree = pysource.parse(problem.reference_source, reference_filename(problem))
+    entry = next((node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == problem.entry_point),
+                 None)
+    parameters = [] if entry is None else [a.arg for a in (*entry.args.posonlyargs, *entry.args.args)]
+    missing = [name for name in problem.grading.state if name not in parameters]
+    if missing:
+        raise GradingError(f"{reference_filename(problem)}: {problem.entry_point} has no positional parameter "
+                           f"{missing[0]!r}, which [grading] state names")
+    return [parameters.index(name) for name in problem.grading.state]
+
+
 class _BenchWorkers:
     """The two workers of one benchmark: the solution, and the reference (trusted code only)."""
 
@@ -224,6 +247,7 @@ class _BenchWorkers:
                 raise GradingError(f"{problem.folder / 'cases.py'}: defines no function '{name}' "
                                    f"(named in [benchmark] of problem.toml)")
         self.work: Callable[..., float] = getattr(self.cases, bench.work)
+        self.state_positions = _state_positions(problem)
         self.calls = (CPU_WARMUP + 1) * len(bench.correctness_shapes) + (WARMUP + REPS) * len(bench.shapes)
 
     def __enter__(self) -> _BenchWorkers:
@@ -271,7 +295,8 @@ class _BenchWorkers:
         known_ms = self.reference_times.known.get(shape) if timed and self.reference_times else None
         base = {"module": self.cases.__name__, "make_inputs": self.benchmark.make_inputs, "shape": list(shape),
                 "device": "cuda" if self.cuda else "cpu", "timed": timed, "warmup": 0, "warmup_seed": WARMUP_SEED,
-                "spin_ms": SPIN_MS if timed else 0.0}
+                "spin_ms": SPIN_MS if timed else 0.0, "state_positions": self.state_positions,
+                "state_names": list(self.problem.grading.state)}
         # The warm-up calls (on seed WARMUP_SEED's inputs) are a request of their own, so that what they take
         # (a compile, an autotuning) is in no repetition's time. The reference warms up only to be timed.
         self._warm_up(solution, {**base, "warmup": warmup, "seeds": []}, where, trusted=False)
@@ -284,7 +309,7 @@ class _BenchWorkers:
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)
                 raise Rejected(f"{where}: {failed.message}", failed.line)
-            (rep,), output, _ = _timing(outcome.value, where)
+            (rep,), output, _ = read_timing(outcome.value, where)
             self.shared_files.note(output, solution.pid)
             # Stopped, nothing the solution left running (a thread, a process) can change the output
             # between its repetition and the check.
@@ -295,7 +320,7 @@ class _BenchWorkers:
             if checked.status != "ok":
                 raise GradingError(f"{reference_filename(self.problem)}: the reference failed at {where}: "
                                    f"{error_case(1, where, checked, None).message}")
-            (reference_rep,), overhead_ms, comparison = _checked(checked.value, where)
+            (reference_rep,), overhead_ms, comparison = read_check(checked.value, where)
             if not comparison.ok:
                 warmed = f" (after {warmup} warm-up call{'s' * (warmup > 1)} on seed {WARMUP_SEED}'s)" if warmup else ""
                 repetition = f", repetition {index + 1} of {len(seeds)}" if len(seeds) > 1 else ""
@@ -331,7 +356,7 @@ class _BenchWorkers:
         if outcome.status != "ok":
             failed = error_case(1, where, outcome, None)
             raise Rejected(f"{where}: {failed.message}", failed.line)  # as a repetition's failure reads
-        _timing(outcome.value, f"{where}, warming up", repetitions=0)
+        read_timing(outcome.value, f"{where}, warming up", repetitions=0)
 
     def copy_bandwidth(self, reference: Worker) -> tuple[float, str]:
         """The device's copy bandwidth (GB/s) and its name, from the reference's trusted process."""
@@ -345,7 +370,7 @@ class _BenchWorkers:
         return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"
 
 
-def _timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[float | None, float]], Any, float]:
+def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[float | None, float]], Any, float]:
     """The timing harness's answer, validated: a solution may have tampered with the harness itself.
     -> (its repetitions as (device ms, wall ms), its output, the time it spent besides the calls)."""
     try:
@@ -365,10 +390,10 @@ def _timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[fl
     return reps, output, overhead_ms
 
 
-def _checked(value: Any, where: str) -> tuple[list[tuple[float | None, float]], float, Comparison]:
+def read_check(value: Any, where: str) -> tuple[list[tuple[float | None, float]], float, Comparison]:
     """The reference worker's answer (trusted code): its repetition, what it spent besides the call
     (making the inputs, the L2 flush), and the comparison it made."""
-    reps, _, overhead_ms = _timing({**value, "output": None, "replaced": []}, f"the reference at {where}")
+    reps, _, overhead_ms = read_timing({**value, "output": None, "replaced": []}, f"the reference at {where}")
     return reps, overhead_ms, Comparison(**value["comparison"])
 
 
@@ -489,6 +514,7 @@ def bench_to_dict(report: BenchReport) -> dict[str, Any]:
         "geomean_gbps": _round(report.geomean), "roofline_gbps": _round(report.roofline),
         "fraction_of_roofline": _round(report.fraction_of_roofline, 4),
         "reference_gbps": _round(report.reference), "speedup_vs_reference": _round(report.speedup_vs_reference),
+        "speedup_vs_compiled": _round(report.speedup_vs_compiled),
         "best_gbps": _round(report.best), "notes": report.notes, "cancelled": report.cancelled,
         "gate": report.gate or None, "performance": report.performance, "accepted": report.accepted,
     }

@@ -49,8 +49,8 @@ def _maker(module: str, name: str) -> tuple[Callable[..., Any], Any]:
                           f"trust an input maker found later") from None
 
 
-def _replaced(maker: tuple[Callable[..., Any], Any]) -> list[str]:
-    """What the solution has swapped out since this module was imported."""
+def _replaced(maker: tuple[Callable[..., Any], Any] | None = None) -> list[str]:
+    """What the solution has swapped out since this module was imported (the clocks, and `maker`)."""
     found = []
     if time.perf_counter is not _perf_counter:
         found.append("time.perf_counter")
@@ -62,9 +62,8 @@ def _replaced(maker: tuple[Callable[..., Any], Any]) -> list[str]:
         found.append("torch.cuda.Event")
     found += [f"torch.cuda.Event.{name}" for name, method in _EVENT_METHODS.items()
               if getattr(_Event, name, None) is not method]
-    function, code = maker
-    if function.__code__ is not code:
-        found.append(f"{function.__module__}.{function.__name__}")
+    if maker is not None and maker[0].__code__ is not maker[1]:
+        found.append(f"{maker[0].__module__}.{maker[0].__name__}")
     return found
 
 
@@ -148,6 +147,7 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
         flush = _l2_flush_buffer()
 
     reps, output, seeds = [], None, payload["seeds"]
+    graded_after = payload.get("state_positions") or []
     for index, seed in enumerate(seeds):
         with tripwires.trusted():
             args = make(*shape, seed=seed, device=device)
@@ -156,6 +156,8 @@ def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, A
             _zero(flush)
         output, rep = _call(entry, args, timed, payload.get("spin_ms", 0.0))
         reps.append(rep)
+        if graded_after:  # what the call wrote into its arguments is checked as well as what it returned
+            output = {RETURNED: output, STATE: [args[position] for position in graded_after]}
         del args
         if index < len(seeds) - 1:
             output = None
@@ -201,8 +203,15 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
         failed = Comparison(False, f"the solution's output could not be read ({type(error).__name__}: {error})")
         return {"reps": [{"device_ms": None, "wall_ms": 0.0}], "overhead_ms": 0.0, "comparison": vars(failed)}
     result = _run_reps(entry, payload)
-    comparison = compare(actual, result["output"], Tolerance(**payload["tolerance"]),
-                         names=tuple(payload["output_names"]))
+    tolerance, expected = Tolerance(**payload["tolerance"]), result["output"]
+    if payload.get("state_positions"):
+        comparison = compare(actual.get(RETURNED) if isinstance(actual, dict) else actual, expected[RETURNED],
+                             tolerance, names=tuple(payload["output_names"]))
+        if comparison.ok:
+            comparison = compare(actual.get(STATE) if isinstance(actual, dict) else None, expected[STATE], tolerance,
+                                 names=tuple(f"{name} (written by the call)" for name in payload["state_names"]))
+    else:
+        comparison = compare(actual, expected, tolerance, names=tuple(payload["output_names"]))
     del actual, result["output"]
     if payload["timed"]:
         _empty_cache()
@@ -213,6 +222,8 @@ def check_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, 
 
 _exported: Any = None  # the solution's last output, kept alive while the grader checks it
 IPC = "__kata_cuda_ipc__"
+# A call's output where its arguments are graded after it ([grading] state): what it returned, and those.
+RETURNED, STATE = "__kata_returned__", "__kata_state__"
 EMPTY = "__kata_cuda_empty__"
 # torch names a CUDA IPC reference-counter file /torch_<pid>_<random>_<counter> (NewProcessWideShmHandle).
 TORCH_SHM_NAME = re.compile(r"/torch_\d+_\d+_\d+")

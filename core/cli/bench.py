@@ -40,6 +40,8 @@ def format_bench(report: BenchReport) -> str:
         if report.roofline and report.fraction_of_roofline is not None:
             summary += f" = {100 * report.fraction_of_roofline:.1f}% of the copy roofline {report.roofline:.1f} {unit}"
         summary += f"; {report.speedup_vs_reference:.2f}x the eager reference ({report.reference:.1f} {unit})"
+        if report.speedup_vs_compiled is not None:
+            summary += f", {report.speedup_vs_compiled:.2f}x torch.compile of it"
         lines.append(summary)
         if report.best is not None:
             lines.append(f"best on this device: {report.best:.1f} {unit}")
