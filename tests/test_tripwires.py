@@ -114,11 +114,16 @@ def test_each_refused_shortcut_is_right_without_the_katas_rules(runner, problem,
 
 
 def test_plain_torch_in_a_kernel_kata_is_told_it_launched_no_kernel(runner):
+    """Where eager torch may run beside a launch ([grading] eager = "any"), a call that launched nothing is
+    refused as it returns; under the kata's own eager rule, already at its first op."""
     problem = CATALOG.problems["fused-row-softmax"]
-    report = runner.run(problem, problem.reference_source, "/tmp/eager.py")
+    eager_allowed = replace(problem, grading=replace(problem.grading, eager="any"))
+    report = runner.run(eager_allowed, problem.reference_source, "/tmp/eager.py")
     failed = first_failure(report)
     assert report.verdict == "forbidden" and failed.message == NO_LAUNCH_MESSAGE
     assert failed.line == report.entry_line  # on the entry point's def: the call as a whole launched nothing
+    ruled = runner.run(problem, problem.reference_source, "/tmp/eager.py")
+    assert ruled.verdict == "forbidden" and EAGER_RULE in first_failure(ruled).message
 
 
 LAUNCHES = """import torch
@@ -136,7 +141,7 @@ def softmax_rows(x):
     out = torch.empty_like(x)
     for _ in range(3 if x.numel() > 1 else 1):
         _copy[(triton.cdiv(x.numel(), 64),)](x, out, x.numel(), BLOCK=64)
-    return torch.softmax(x, -1)
+    return out
 """
 
 
