@@ -21,11 +21,13 @@ import time
 from dataclasses import replace
 
 KATAS = ("logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward", "flash-attention-forward",
-         "fused-row-softmax")
-GRADED = ("logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward")  # quick enough to repeat
+         "fused-row-softmax", "tiled-matmul")
+# Quick enough to repeat; tiled-matmul for a kernel kata's (its launch count and eager guard, in the interpreter).
+GRADED = ("logsumexp", "cross-entropy-loss", "adamw-step", "layernorm-backward", "tiled-matmul")
 
 
-def _install_ms(calls: tuple[str, ...], autograd: bool, count_launches: bool, forks: int) -> list[float]:
+def _install_ms(calls: tuple[str, ...], autograd: bool, count_launches: bool, eager_views: bool,
+                forks: int) -> list[float]:
     times = []
     for _ in range(forks):
         read, write = os.pipe()
@@ -34,7 +36,7 @@ def _install_ms(calls: tuple[str, ...], autograd: bool, count_launches: bool, fo
             from infrakata.core.sandbox import tripwires
 
             started = time.perf_counter()
-            tripwires.install(calls, autograd=autograd, count_launches=count_launches)
+            tripwires.install(calls, autograd=autograd, count_launches=count_launches, eager_views=eager_views)
             os.write(write, f"{(time.perf_counter() - started) * 1e3:.6f}".encode())
             os._exit(0)
         os.close(write)
@@ -46,7 +48,7 @@ def _install_ms(calls: tuple[str, ...], autograd: bool, count_launches: bool, fo
 
 def _without_tripwires(problem):  # type: ignore[no-untyped-def]
     return replace(problem, forbidden_calls=tuple(c for c in problem.forbidden_calls if "." not in c),
-                   grading=replace(problem.grading, autograd=True, triton_launch=False))
+                   grading=replace(problem.grading, autograd=True, triton_launch=False, eager="any"))
 
 
 def main() -> None:
@@ -74,10 +76,11 @@ def main() -> None:
         problem = catalog.problems[slug]
         wired = [c for c in problem.forbidden_calls if "." in c]
         times = _install_ms(problem.forbidden_calls, problem.grading.autograd, problem.grading.triton_launch,
-                            args.forks)
+                            problem.grading.eager == "views", args.forks)
         switches = [s for s, on in (("autograd off", not problem.grading.autograd),
-                                    ("launches counted", problem.grading.triton_launch)) if on]
-        print(f"  {slug:<26} {len(wired):>2} dotted names{', ' + ', '.join(switches) if switches else '':<30}"
+                                    ("launches counted", problem.grading.triton_launch),
+                                    ("eager views only", problem.grading.eager == "views")) if on]
+        print(f"  {slug:<26} {len(wired):>2} dotted names{', ' + ', '.join(switches) if switches else '':<48}"
               f" {statistics.median(times):7.3f}  {max(times):7.3f}")
 
     pool = WorkerPool()

@@ -96,10 +96,19 @@ WHY = {
     "replays_cached_result.py": "repetition 2 of 2, the call on seed 10001's inputs: params_out: relative error",
     "small_shapes_only.py": "timed shape (513,)",
     "returns_lazy_tensor.py": "a torch.Tensor subclass (Deferred) was returned",
-    "eager_torch.py": "no Triton kernel was launched during the call",
+    "eager_torch.py": "eager torch work outside a Triton kernel is not allowed in this problem (aten.",
     # Right values returned, from a copy: the arguments it should have rotated in place are checked too.
     "rotates_a_reshaped_copy.py": "q (written by the call)",
 }
+
+
+def test_the_gate_refuses_a_call_that_launched_no_kernel(pool):
+    """Where eager torch may run beside a launch ([grading] eager = "any"), the gate refuses plain torch when
+    its call returns without a launch; under the kata's eager rule (the eager_torch.py cheats), at its first op."""
+    problem = CATALOG.problems["fused-row-softmax"]
+    eager_allowed = replace(problem, grading=replace(problem.grading, eager="any"))
+    report = _bench(pool, eager_allowed, problem.folder / "wrong" / "cheats" / "eager_torch.py")
+    assert not report.correct and "no Triton kernel was launched during the call" in report.gate_message
 
 
 @pytest.mark.parametrize("problem,path", TIMING_CHEATS, ids=lambda x: getattr(x, "slug", None) or x.name)

@@ -100,6 +100,39 @@ FLASH_DECODING_FOLDED = _reference_with(
         lse = torch.logaddexp(lse, all_lse[:, :, i])
 ''')
 
+# A plain tiled kernel (a program per tile in row-major order, smaller tiles than ours) that reads weight.T, the
+# `.T` view, through its strides; its output starts as torch.zeros and is handed back as a view. What the
+# kata's eager rule allows outside the launch: allocation, a constant fill, views and their strides.
+TILED_WEIGHT_T_VIEW = '''import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _tile(x_ptr, wt_ptr, out_ptr, M, N, K, sxm, sxk, swk, swn, som, son,
+          BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        rk = k + tl.arange(0, BK)
+        a = tl.load(x_ptr + rm[:, None] * sxm + rk[None, :] * sxk, mask=(rm[:, None] < M) & (rk[None, :] < K),
+                    other=0.0)
+        b = tl.load(wt_ptr + rk[:, None] * swk + rn[None, :] * swn, mask=(rk[:, None] < K) & (rn[None, :] < N),
+                    other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(out_ptr + rm[:, None] * som + rn[None, :] * son, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def linear(x, weight):
+    (M, K), N = x.shape, weight.shape[0]
+    wt = weight.T  # [K, N] with strides (1, K): no copy
+    out = torch.zeros(M, N, dtype=torch.float32, device=x.device)
+    _tile[(triton.cdiv(M, 32), triton.cdiv(N, 32))](x, wt, out, M, N, K, *x.stride(), *wt.stride(), *out.stride(),
+                                                  BM=32, BN=32, BK=32)
+    return out[:, :]
+'''
+
 ALTERNATIVES = {
     "welford-chan-merge: Welford's update value by value": ("welford-chan-merge", WELFORD_PER_VALUE),
     "moe-top-k-gating: top-k by a stable descending sort": ("moe-top-k-gating", MOE_STABLE_SORT),
@@ -107,6 +140,7 @@ ALTERNATIVES = {
     "flash-decoding: the parts folded in one logaddexp at a time": ("flash-decoding", FLASH_DECODING_FOLDED),
     "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (
         "int8-gemm-per-token-scales", INT8_FLOAT64_ACCUMULATOR),
+    "tiled-matmul: a plain tiled kernel reading weight.T through its strides": ("tiled-matmul", TILED_WEIGHT_T_VIEW),
 }
 
 

@@ -1,16 +1,19 @@
 """The technique enforced at run time, through real workers: tripwires on forbidden functions (by any
-alias), on Tensor methods and classes, the autograd engine off, and the Triton launches a kernel kata
-requires; `kata check-problems`' check of the names; the worker's launch count at the boundary."""
+alias), on Tensor methods and classes, the autograd engine off, the Triton launches a kernel kata
+requires, and the eager work it allows beside them; `kata check-problems`' check of the names; the
+worker's launch count at the boundary."""
 
 from __future__ import annotations
 
 import math
+import shutil
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import torch
 from infrakata.core.catalog.kinds import kind_of
-from infrakata.core.catalog.loading import Catalog, expected_verdict
+from infrakata.core.catalog.loading import Catalog, ProblemError, expected_verdict, load_problem
 from infrakata.core.grading.calls import solution_spec
 from infrakata.core.grading.results import NO_LAUNCH_MESSAGE
 from infrakata.core.maintenance.checks import tripwire_gaps
@@ -111,11 +114,16 @@ def test_each_refused_shortcut_is_right_without_the_katas_rules(runner, problem,
 
 
 def test_plain_torch_in_a_kernel_kata_is_told_it_launched_no_kernel(runner):
+    """Where eager torch may run beside a launch ([grading] eager = "any"), a call that launched nothing is
+    refused as it returns; under the kata's own eager rule, already at its first op."""
     problem = CATALOG.problems["fused-row-softmax"]
-    report = runner.run(problem, problem.reference_source, "/tmp/eager.py")
+    eager_allowed = replace(problem, grading=replace(problem.grading, eager="any"))
+    report = runner.run(eager_allowed, problem.reference_source, "/tmp/eager.py")
     failed = first_failure(report)
     assert report.verdict == "forbidden" and failed.message == NO_LAUNCH_MESSAGE
     assert failed.line == report.entry_line  # on the entry point's def: the call as a whole launched nothing
+    ruled = runner.run(problem, problem.reference_source, "/tmp/eager.py")
+    assert ruled.verdict == "forbidden" and EAGER_RULE in first_failure(ruled).message
 
 
 LAUNCHES = """import torch
@@ -133,7 +141,7 @@ def softmax_rows(x):
     out = torch.empty_like(x)
     for _ in range(3 if x.numel() > 1 else 1):
         _copy[(triton.cdiv(x.numel(), 64),)](x, out, x.numel(), BLOCK=64)
-    return torch.softmax(x, -1)
+    return out
 """
 
 
@@ -166,6 +174,162 @@ def test_check_problems_names_a_tripwire_that_names_nothing():
     assert "'torch.logsumexpp' names nothing: torch.logsumexpp does not exist" in gaps[0]
     assert "'torch._C.TensorBase.logsumexp' cannot carry a tripwire" in gaps[1]
     assert not tripwire_gaps(problem)
+
+
+# [grading] eager = "views" (tiled-matmul): outside its launches, a call may only allocate and take views.
+TILED = CATALOG.problems["tiled-matmul"]
+EAGER_RULE = "eager torch work outside a Triton kernel is not allowed in this problem"
+TOKEN_LAUNCH = """import threading
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _zeros(out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offsets, tl.zeros((BLOCK,), dtype=tl.float32), mask=offsets < n)
+
+
+def linear(x, weight):
+    out = torch.empty(x.shape[0], weight.shape[0], dtype=torch.float32, device=x.device)
+    _zeros[(triton.cdiv(out.numel(), 1024),)](out, out.numel(), BLOCK=1024)
+"""
+
+WIDEN_LAUNCH = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _widen(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    values = tl.load(src_ptr + offsets, mask=offsets < n)
+    tl.store(dst_ptr + offsets, values.to(tl.float32), mask=offsets < n)
+
+
+def linear(x, weight):
+    xf, wf = (torch.empty(t.shape, dtype=torch.float32, device=t.device) for t in (x, weight))
+    for src, dst in ((x, xf), (weight, wf)):
+        _widen[(triton.cdiv(src.numel(), 1024),)](src, dst, src.numel(), BLOCK=1024)
+    return (xf[:, None, :] * wf[None, :, :]).sum(-1)
+"""
+
+
+def _cheat(name: str) -> str:
+    return (TILED.folder / "wrong" / "cheats" / name).read_text(encoding="utf-8")
+
+
+# source, what the refusal names, the line it is on (its text)
+EAGER_SHORTCUTS = {
+    "a token launch, then the product widened, broadcast and summed": (
+        _cheat("zeros_kernel_then_eager_product.py"), "aten._to_copy on float16[1, 1, 1], a conversion",
+        "    return out + (x[:, None, :].float() * weight[None, :, :].float()).sum(-1)"),
+    "a kernel that only widens the inputs, then their product broadcast and summed": (
+        WIDEN_LAUNCH, "aten.mul on float32[1, 1, 1], float32[1, 1, 1])", "    return (xf[:, None, :] * wf"),
+    "the weight copied, its transpose made contiguous for the kernel": (
+        # The first case's weight is [1, 1], whose transpose is contiguous already: the second's is copied.
+        _cheat("copies_the_weight.py"), "aten.clone on float16[65, 33], a copy: pass the view, and let the kernel "
+                                        "read it through its strides",
+        "    b = weight.t().contiguous()"),
+}
+
+
+def line_of(source: str, text: str) -> int:
+    return next(number for number, line in enumerate(source.splitlines(), 1) if line.startswith(text))
+
+
+@pytest.mark.parametrize("name", EAGER_SHORTCUTS)
+def test_eager_work_beside_a_launch_is_refused_naming_the_op_and_the_rule(runner, name):
+    """Each computes the right answer (graded without the kata's rules, it is accepted) and launches a kernel,
+    and uses no forbidden name: the eager rule alone refuses it, on the line that ran the op."""
+    source, what, text = EAGER_SHORTCUTS[name]
+    report = grade(runner, "tiled-matmul", source)
+    assert not report.findings
+    failed = first_failure(report)
+    assert report.verdict == "forbidden" and failed.cause == "forbidden" and failed.line == line_of(source, text)
+    assert f"{EAGER_RULE} ({what}" in failed.message and failed.message.endswith(
+        "outside a launch, a call may only allocate tensors (torch.empty, zeros, full) and take views of them "
+        "(t, view, as_strided, slicing); the kernel must compute the output")
+    assert runner.run(TILED, source, "/tmp/solution.py", trusted=True).accepted
+
+
+def test_the_eager_rule_is_the_learners_and_the_model_kernel_meets_it(runner):
+    """A learner's worker is held to it, the reference's is not; our kernel (the weight read through
+    weight.t()'s strides, its output from torch.empty) is accepted under it."""
+    assert TILED.grading.eager == "views" and TILED.grading.triton_launch
+    assert solution_spec(TILED, "", "/tmp/s.py", calls=1, cuda=False).eager_views
+    assert not solution_spec(TILED, "", "/tmp/s.py", calls=1, cuda=False, trusted=True).eager_views
+    model = kind_of(TILED).model_solution(TILED)
+    report = runner.run(TILED, model.read_text(encoding="utf-8"), model)
+    assert report.verdict == "accepted", [c.message for c in report.cases if c.status != "passed"]
+
+
+EAGER_PRODUCT = "    return (x[:, None, :] * weight[None, :, :]).sum(-1, dtype=torch.float32)\n"
+# Ways to take the guard off before the eager product, and what the refusal names.
+TAKEDOWNS = {
+    "popping the dispatch mode": (
+        "    torch._C._pop_torch_dispatch_stack(None)\n", "torch._C._pop_torch_dispatch_stack: it would take "
+                                                          "the guard off"),
+    "disabling the current modes": (
+        "    with torch.utils._python_dispatch._disable_current_modes():\n    " + EAGER_PRODUCT,
+        "torch.utils._python_dispatch._disable_current_modes: it would take the guard off"),
+    "exiting the mode": (
+        "    torch._C._get_dispatch_stack_at(0).__exit__(None, None, None)\n",
+        "the guard's dispatch mode exited by the solution"),
+    "replacing the mode's handler": (
+        "    type(torch._C._get_dispatch_stack_at(0)).__torch_dispatch__ = (\n"
+        "        lambda mode, func, types, args=(), kwargs=None: func(*args, **(kwargs or {})))\n",
+        "the guard's dispatch mode was taken off or changed during the call"),
+    "the product in a thread of its own": (
+        "    done = []\n    thread = threading.Thread(target=lambda: done.append(\n"
+        "        (x[:, None, :] * weight[None, :, :]).sum(-1, dtype=torch.float32)))\n"
+        "    thread.start()\n    thread.join()\n    return done[0]\n",
+        "a thread started: the guard watches the call's own thread"),
+    "the values read into Python": (
+        "    rows, columns = x.tolist(), weight.tolist()\n"
+        "    return torch.tensor([[sum(a * b for a, b in zip(r, c)) for c in columns] for r in rows])\n",
+        "Tensor.tolist: a tensor's values read into Python"),
+    "numpy's product": (
+        "    return torch.from_numpy(x.numpy().astype('float32') @ weight.numpy().T.astype('float32'))\n",
+        "Tensor.numpy: a tensor's values read into Python"),
+}
+
+
+@pytest.mark.parametrize("name", TAKEDOWNS)
+def test_the_eager_guard_cannot_be_taken_off(runner, name):
+    body, what = TAKEDOWNS[name]
+    report = grade(runner, "tiled-matmul", TOKEN_LAUNCH + body + EAGER_PRODUCT)
+    failed = first_failure(report)
+    assert report.verdict == "forbidden" and f"{EAGER_RULE} ({what})" in failed.message, failed.message
+
+
+def test_the_recording_of_a_call_reads_its_values_inside_the_eager_guard(runner):
+    """The editor's inline values are formatted as the call begins, inside the guard: the worker's own code."""
+    path = TILED.folder / "wrong" / "pads_with_one.py"
+    report = runner.run(TILED, path.read_text(encoding="utf-8"), path, values=True)
+    failed = first_failure(report)
+    assert report.verdict == "wrong_answer" and failed.status == "failed"
+    labels = {(v.kind, v.name): v.label for v in failed.values}
+    assert labels[("argument", "x")].startswith("f16[1, 1] [") and ("local", "c") in labels
+
+
+@pytest.mark.parametrize("grading,message", [
+    ('eager = "views"', 'field \'grading.eager\': eager = "views" leaves the work to a Triton kernel: it needs '
+                        'triton_launch = true'),
+    ('eager = "none"\ntriton_launch = true', 'field \'grading.eager\': must be "any" or "views", got \'none\''),
+])
+def test_the_eager_rule_is_checked_where_it_is_declared(tmp_path, grading, message):
+    fixture = Path(__file__).parent / "fixtures" / "problems" / "device-probe"
+    folder = tmp_path / "device-probe"
+    shutil.copytree(fixture, folder)
+    toml = (folder / "problem.toml").read_text(encoding="utf-8").replace('device = "cuda"',
+                                                                          f'device = "cuda"\n{grading}')
+    (folder / "problem.toml").write_text(toml, encoding="utf-8")
+    with pytest.raises(ProblemError) as raised:
+        load_problem(folder)
+    assert str(raised.value) == f"{folder / 'problem.toml'}:{line_of(toml, 'eager')}: {message}"
 
 
 def test_online_softmax_cases_are_the_dense_truth_block_by_block():

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,7 +22,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from infrakata.core import pysource
 from infrakata.core.catalog.kinds import KINDS, CodestarSource, KernelBenchSource, NativeSource, defined_functions
-from infrakata.core.catalog.problem import Benchmark, Case, EquivalentMutant, Gate, GradingRules, Problem
+from infrakata.core.catalog.problem import Benchmark, Case, EagerRule, EquivalentMutant, Gate, GradingRules, Problem
 from infrakata.core.errors import KataError
 from infrakata.core.limits import Limits
 from infrakata.core.paths import BUNDLED
@@ -306,7 +306,16 @@ def _grading(fields: _Fields) -> GradingRules:
         exact_types=fields.get("exact_types", bool, False),
         autograd=fields.get("autograd", bool, True),
         triton_launch=fields.get("triton_launch", bool, False),
+        eager=_eager(fields),
     )
+
+
+def _eager(fields: _Fields) -> EagerRule:
+    eager: EagerRule = fields.get("eager", str, "any", lambda v: v in get_args(EagerRule), '"any" or "views"')
+    if eager == "views" and not fields.get("triton_launch", bool, False):
+        # Without a launch to do it, nothing could compute the output.
+        raise fields.error("eager", 'eager = "views" leaves the work to a Triton kernel: it needs triton_launch = true')
+    return eager
 
 
 def _benchmark(fields: _Fields) -> Benchmark:

@@ -15,6 +15,9 @@ ComparisonKind = Literal["allclose", "relative_norm"]  # how outputs are compare
 # Where a problem's cases run: "cuda" grades on the GPU where there is one (kernel problems), and on
 # the CPU (Triton through its interpreter) where there is none.
 Device = Literal["cpu", "cuda"]
+# What a kernel kata's call may do in eager torch besides its launches ([grading] eager): "any", or "views":
+# allocation and views only, so that the kernel computes the output (core/sandbox/tripwires.py).
+EagerRule = Literal["any", "views"]
 
 
 # The case a problem's cases.py `fresh(seed)` makes anew at every grading: last, and hidden.
@@ -45,6 +48,7 @@ class GradingRules:
     # The technique, enforced in the solution's worker (core/sandbox/tripwires.py):
     autograd: bool = True  # False: every backward pass is refused (a kata that derives gradients by hand)
     triton_launch: bool = False  # True: each call must launch a Triton kernel (kernel katas)
+    eager: EagerRule = "any"  # "views": outside its launches, a call only allocates and takes views
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
                   preload: tuple[str, ...] = (), trusted: bool = False) -> SolutionSpec:
     """A worker for this problem: the learner's solution, held to the kata's rules (forbidden modules and
-    calls, their tripwires, autograd off, a Triton launch per call, the memory limit), or (trusted) its
+    calls, their tripwires, autograd off, a Triton launch per call, eager work limited to allocation and views,
+    the memory limit), or (trusted) its
     reference, or code graded as the reference is (its mutants, simulation.py): unconfined, held to none."""
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
@@ -33,7 +34,8 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
         forbidden_calls=() if trusted else problem.forbidden_calls,
         preload=preload, problem_modules=kind_of(problem).trusted_modules(problem), trusted=trusted,
         autograd=trusted or problem.grading.autograd,
-        count_launches=not trusted and problem.grading.triton_launch)
+        count_launches=not trusted and problem.grading.triton_launch,
+        eager_views=not trusted and problem.grading.eager == "views")
 
 
 def reference_filename(problem: Problem) -> str:

@@ -377,8 +377,11 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
         for name in spec.preload:
             importlib.import_module(name)
         # Tripwires (core/sandbox/tripwires.py): after trusted code has loaded, before the solution does.
-        tripwires.install(spec.forbidden_calls, autograd=spec.autograd, count_launches=spec.count_launches)
+        tripwires.install(spec.forbidden_calls, autograd=spec.autograd, count_launches=spec.count_launches,
+                          eager_views=spec.eager_views)
         entry, load_error = load_solution(spec)
+        if entry is not None:  # each call of it (a case's, or the benchmark harness's) under the eager guard
+            entry = tripwires.guarded(entry)
         _respond(from_child, Reply("ready" if load_error is None else "error", error=load_error))
         while (frame := read_frame_blocking(to_child)) is not None:
             request: CallRequest = decode_trusted(frame)

@@ -50,6 +50,7 @@ class SolutionSpec:
     # Tripwires (core/sandbox/tripwires.py), beside the dotted names of forbidden_calls:
     autograd: bool = True  # False: the autograd engine refuses every backward pass
     count_launches: bool = False  # each reply says how many Triton kernels its call launched
+    eager_views: bool = False  # outside its launches, a call's torch work is allocation and views only
     # (name, bytes) of the kernels earlier workers grading the same file compiled (core/sandbox/kernel_cache.py)
     kernel_cache: tuple[tuple[str, bytes], ...] = ()
 

@@ -1,5 +1,5 @@
 # expect: wrong_answer
-# why: one absmax for the whole tensor (taken first, in a pass of its own) instead of one per block
+# why: one absmax for the whole tensor (taken first, by a kernel pass of its own) instead of one per block
 #      of 256, so the outlier (1000.0) flattens every other block to a handful of codes
 import torch
 import triton
@@ -10,11 +10,22 @@ ROUNDING = tl.constexpr(12582912.0)  # 1.5 * 2**23: adding and subtracting it ro
 
 
 @triton.jit
-def _quant_kernel(x_ptr, codes_ptr, absmax_ptr, dequantized_ptr, n, blocks, scale, inv_qmax, BLOCK: tl.constexpr):
+def _tensor_absmax_kernel(x_ptr, scale_ptr, n, BLOCK: tl.constexpr):
+    # One program walks the whole tensor: the largest magnitude of all of it.
+    largest = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        largest = tl.maximum(largest, tl.abs(tl.load(x_ptr + offs, mask=offs < n, other=0.0)))
+    tl.store(scale_ptr, tl.max(largest, axis=0))
+
+
+@triton.jit
+def _quant_kernel(x_ptr, codes_ptr, absmax_ptr, dequantized_ptr, scale_ptr, n, inv_qmax, BLOCK: tl.constexpr):
     block = tl.program_id(0).to(tl.int64)
     offs = block * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    scale = tl.load(scale_ptr)
     step = scale * inv_qmax
     step = tl.where(step > 0, step, 1.0)
     codes = (tl.math.div_rn(x, step) + ROUNDING) - ROUNDING
@@ -24,13 +35,13 @@ def _quant_kernel(x_ptr, codes_ptr, absmax_ptr, dequantized_ptr, n, blocks, scal
 
 
 def blockwise_absmax_quant(x):
-    x = x.contiguous()
     n = x.numel()
     blocks = triton.cdiv(n, BLOCK)
     codes = torch.empty(n, dtype=torch.int8, device=x.device)
     dequantized = torch.empty(n, dtype=torch.float32, device=x.device)
     absmax = torch.empty(blocks, dtype=torch.float32, device=x.device)
-    scale = float(x.abs().max()) if n else 0.0
-    _quant_kernel[(blocks,)](x, codes, absmax, dequantized, n, blocks, scale, 1.0 / 127.0, BLOCK=BLOCK,
+    scale = torch.zeros(1, dtype=torch.float32, device=x.device)
+    _tensor_absmax_kernel[(1,)](x, scale, n, BLOCK=BLOCK)
+    _quant_kernel[(blocks,)](x, codes, absmax, dequantized, scale, n, 1.0 / 127.0, BLOCK=BLOCK,
                              enable_fp_fusion=False)
     return codes, absmax, dequantized
