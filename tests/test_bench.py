@@ -345,6 +345,43 @@ def test_a_slow_first_call_is_in_no_repetitions_time(pool, tmp_path):
     assert report.correct, report.gate_message
 
 
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_one_fast_wrong_repetition_among_right_ones_is_rejected(pool, tmp_path):
+    """The first timed repetition of each shape (its fourth call, after three warm-ups) returns at once,
+    uninitialised; every other call is right. Each repetition's output is checked, so the fast one fails."""
+    problem = CATALOG.problems["fused-row-softmax"]
+    path = _wrapping_our_softmax(tmp_path / "one_fast_rep.py", "_calls = {}\n\n\n"
+                                 "def softmax_rows(x):\n"
+                                 "    _calls[x.shape] = _calls.get(x.shape, 0) + 1\n"
+                                 "    if _calls[x.shape] == 4 and x.numel() >= 1 << 20:\n"
+                                 "        return torch.empty_like(x)\n"
+                                 "    return fused(x)\n")
+    report = _bench(pool, problem, path)
+    assert not report.correct and "timed shape" in report.gate_message
+    assert f"repetition 1 of {bench.REPS}" in report.gate_message
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_work_launched_after_the_timer_stops_is_rejected(pool, tmp_path):
+    """The call returns an unfinished output and a thread launches the kernel that fills it a moment later,
+    after the end event: what the events time is nothing, and the output may be right by the time it is
+    checked. (Under the kata's eager rule a thread is refused outright: the rule is lifted here, so that what
+    is tried is the benchmark's own check.)"""
+    problem = CATALOG.problems["fused-row-softmax"]
+    eager_allowed = replace(problem, grading=replace(problem.grading, eager="any"))
+    path = _wrapping_our_softmax(tmp_path / "after_the_timer.py", "import threading\nimport time\n\n\n"
+                                 "def softmax_rows(x):\n"
+                                 "    out = torch.empty_like(x)\n\n"
+                                 "    def finish():\n"
+                                 "        time.sleep(0.001)\n"
+                                 "        out.copy_(fused(x))\n"
+                                 "        torch.cuda.synchronize()\n\n"
+                                 "    threading.Thread(target=finish).start()\n"
+                                 "    return out\n")
+    report = _bench(pool, eager_allowed, path)
+    assert not report.correct, format_bench(report)
+
+
 # -- what a benchmark leaves behind, and what it keeps -----------------------------------------------
 
 def _exported_with_counter(name: str) -> dict:
