@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from infrakata.core.bench.benchmark import BenchReport, bench_to_dict, run_benchmark
+from infrakata.core import bench as benchmark
+from infrakata.core.bench.benchmark import BenchReport, bench_to_dict
 from infrakata.core.catalog.loading import Catalog, ProblemError
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.cli.grade import default_jobs
@@ -219,13 +220,13 @@ class Grader:
             warning = Grading.record(job.path, report)
             if warning:
                 warnings.warn(warning, stacklevel=3)
-        figures = self._benchmark(job) if bench and job.problem.benchmark is not None and report.accepted else None
+        figures = self._benchmark(job) if bench and job.problem.benchmarked and report.accepted else None
         return Result(report, figures)
 
     def _benchmark(self, job: _Job) -> BenchReport:
         with self._gpu:
             try:
-                return run_benchmark(job.problem, job.code, job.path, self._pool,
+                return benchmark.run(job.problem, job.code, job.path, self._pool,
                                      workspace=self._workspace if self._record else None)
             except GradingError as error:
                 raise CannotGrade(f"{job.problem.slug}: cannot benchmark: {error}", job.problem.slug) from None

@@ -27,7 +27,7 @@ def register(server: KataServer) -> None:
             return types.CodeLens(where, types.Command(title=title, command=command, arguments=[uri]))
 
         lenses = [lens(convert.run_lens_title(state.report), "kata.run")]
-        if problem.benchmark is not None:
+        if problem.benchmarked:
             lenses.append(lens(convert.benchmark_lens_title(state.benchmark), "kata.benchmark"))
         lenses.append(lens("kata: statement", "kata.showProblem"))
         return lenses

@@ -187,18 +187,19 @@ def register(server: KataServer) -> None:
 
     @server.command(BENCHMARK)
     async def benchmark(ls: KataServer, *arguments: Any) -> dict[str, Any]:
-        from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
+        from infrakata.core import bench
+        from infrakata.core.bench.benchmark import bench_to_dict
 
         uri = parse(BENCHMARK, DocumentArguments, arguments).uri
         problem, source = _solution(ls, BENCHMARK, uri)
-        if problem.benchmark is None:
+        if not problem.benchmarked:
             raise JsonRpcInvalidParams(f"{BENCHMARK}: {problem.slug} has no benchmark (no [benchmark] table)")
         key = f"{uri}#benchmark"
         path = Path(to_fs_path(uri) or uri)
 
         async def job(run: Run) -> dict[str, Any]:
-            result = await run.call(lambda: run_benchmark(problem, source, path, ls.workers(), cancel=run.token,
-                                                          workspace=ls.root))
+            result = await run.call(lambda: bench.run(problem, source, path, ls.workers(), cancel=run.token,
+                                                      workspace=ls.root))
             return bench_to_dict(result)
 
         async with Progress(ls, f"kata: benchmarking {path.name}", lambda: ls.scheduler.cancel(key)) as progress:

@@ -274,3 +274,27 @@ def test_cuda_work_left_on_a_side_stream_is_synchronised_before_the_output_is_re
         "            out.copy_(self.linear(x) * self.scale)\n        return out\n", encoding="utf-8")
     report = grade(runner, LINEAR, solution)
     assert report.verdict == "accepted", report.cases  # its work counts, done before the output is read
+
+
+def test_kata_grade_bench_runs_a_kernelbench_problems_benchmark_and_reports_fast_p(tmp_path):
+    """`kata grade --bench` benchmarks KernelBench problems too (their Model is the baseline): each accepted
+    line carries the benchmark, and fast_p is counted from its speed-ups, or said unknown without a figure."""
+    submissions = tmp_path / "subs"
+    submissions.mkdir()
+    for name in ("linear_scale.py", "leaky_relu_triton.py", "leaky_relu_wrong_slope.py"):
+        shutil.copy(FIXTURES / "solutions" / name, submissions / name)
+    out = tmp_path / "results.jsonl"
+    done = subprocess.run([str(KATA), "--problems", str(LEVEL1), "grade", str(submissions), "--bench", "--out",
+                           str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path, check=False,
+                          env={**os.environ, "COLUMNS": "200"})
+    rows = {row["id"]: row for row in map(json.loads, out.read_text().splitlines())}
+    assert {Path(rows[i]["file"]).name: rows[i]["verdict"] for i in rows} == {
+        "linear_scale.py": "accepted", "leaky_relu_triton.py": "accepted", "leaky_relu_wrong_slope.py": "wrong_answer"}
+    benched = [rows[i]["bench"] for i in sorted(rows) if rows[i]["verdict"] == "accepted"]
+    assert all(b["correct"] and b["unit"] == "x eager" for b in benched)
+    if CUDA:
+        assert all(b["speedup_vs_reference"] > 0 for b in benched)
+        assert "fast_1: " in done.stdout and "unknown" not in done.stdout
+    else:
+        assert all(b["speedup_vs_reference"] is None for b in benched)
+        assert "fast_1: unknown (2 of 3 correct, 2 without a speed figure: that needs a CUDA GPU)" in done.stdout

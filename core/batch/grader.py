@@ -128,16 +128,17 @@ class BatchGrader:
         except SandboxUnavailable as error:
             raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
         result = cast(ResultRow, {"id": submission.id, **report_to_dict(report)})
-        if self.bench and problem.benchmark is not None and report.accepted:
+        if self.bench and problem.benchmarked and report.accepted:
             result["bench"] = self.benchmark(problem, source, path)
         return result
 
     def benchmark(self, problem: Problem, source: str, path: str) -> dict[str, Any]:
-        from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
+        from infrakata.core import bench
+        from infrakata.core.bench.benchmark import bench_to_dict
 
         with self._gpu:
             try:
-                return bench_to_dict(run_benchmark(problem, source, path, self.pool))
+                return bench_to_dict(bench.run(problem, source, path, self.pool))
             except GradingError as error:
                 return {"problem": problem.slug, "file": path, "correct": False, "error": str(error)}
 

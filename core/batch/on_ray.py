@@ -141,7 +141,7 @@ class RayGrading:
         in_catalog = self.catalog.problems.get(problem.slug)
         ref = problem.slug if in_catalog is not None and in_catalog.source_path == problem.source_path \
             else str(problem.source_path)
-        gpu = self.options.bench and problem.benchmark is not None and any(s.gpu for s in self.slots)
+        gpu = self.options.bench and problem.benchmarked and any(s.gpu for s in self.slots)
         return _Task(Submission(id=submission.id, file=submission.file, source=source, problem=ref), gpu)
 
     def run(self, submissions: Sequence[Submission], on_result: Callable[[ResultRow], None]) -> int:

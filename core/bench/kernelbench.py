@@ -33,6 +33,7 @@ from infrakata.core.bench.benchmark import (
     SharedFiles,
     read_check,
     read_timing,
+    record_best,
     trusted_ms,
     within_host_clock,
 )
@@ -54,7 +55,7 @@ COMPILE_TIMEOUT_S = 600.0
 
 
 def run_kernelbench_bench(problem: Problem, source: str, path: Path | str, pool: WorkerPool,
-                          cancel: CancelToken | None = None) -> BenchReport:
+                          cancel: CancelToken | None = None, workspace: Path | None = None) -> BenchReport:
     """The trials as `kata run` grades them, then the timed repetitions (untimed, checked, without CUDA)."""
     info = pool.wait_ready()
     cuda = bool(info.get("cuda"))
@@ -88,6 +89,8 @@ def run_kernelbench_bench(problem: Problem, source: str, path: Path | str, pool:
     report.geomean, report.reference = shape.throughput, 1.0
     if compiled_ms is not None and shape.reference_ms is not None:
         report.compiled_reference = shape.reference_ms / compiled_ms
+    if workspace is not None:
+        report.best = record_best(workspace, report)
     return report
 
 

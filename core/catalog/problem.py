@@ -136,6 +136,11 @@ class Problem:
         return self.source.kind
 
     @property
+    def benchmarked(self) -> bool:
+        """Whether `kata bench` applies: a [benchmark] table, or a KernelBench problem (its Model is the baseline)."""
+        return self.benchmark is not None or self.kind == "kernelbench"
+
+    @property
     def source_path(self) -> Path:
         """Where the problem is defined: a native problem's folder, a codestar problem's JSON file."""
         return self.source.path
@@ -163,6 +168,6 @@ class Problem:
     def summary(self) -> dict[str, Any]:
         """What `kata list --json` and the server's kata.listProblems say of a problem."""
         return {"slug": self.slug, "title": self.title, "difficulty": self.difficulty, "category": self.category,
-                "tags": list(self.tags), "entry_point": self.entry_point, "hasBenchmark": self.benchmark is not None,
+                "tags": list(self.tags), "entry_point": self.entry_point, "hasBenchmark": self.benchmarked,
                 "kind": self.kind, "device": self.grading.device, "path": str(self.source_path)}
 

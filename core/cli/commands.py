@@ -159,7 +159,7 @@ def _list_table(problems: list[Problem], progress: dict[str, dict[str, Any]], wi
 
     columns = {"slug": [Text(p.slug) for p in problems], "title": [Text(p.title) for p in problems],
                "area": [Text(p.category) for p in problems], "difficulty": [Text(p.difficulty) for p in problems],
-               "bench": [Text("CUDA" if p.benchmark else "") for p in problems],
+               "bench": [Text("CUDA" if p.benchmarked else "") for p in problems],
                "you": [status(p.slug) for p in problems]}
     widths = {name: max([len(name), *(cell.cell_len for cell in cells)]) for name, cells in columns.items()}
     others = sum(widths.values()) - widths["title"] + 2 * (len(columns) - 1)  # two spaces between columns
@@ -389,21 +389,20 @@ def watched(target: Path) -> tuple[Path, Path | None]:
 
 
 def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
-    from infrakata.core.bench.benchmark import bench_to_dict, run_benchmark
-    from infrakata.core.bench.kernelbench import run_kernelbench_bench
+    from infrakata.core import bench
+    from infrakata.core.bench.benchmark import bench_to_dict
     from infrakata.core.cli.bench import format_bench
     from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE
 
     path = Path(args.file)
     source = read_solution(path)
     problem = ctx.problem_for(path, source, args.problem)
-    if problem.benchmark is None and problem.kind != "kernelbench":
+    if not problem.benchmarked:
         raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
     pool = ctx.pool()
     if pool.wait_ready().get("interpret_cleared"):
         ctx.err.print(f"[yellow]note:[/] {escape(INTERPRET_CLEARED_NOTE)}")
-    result = run_kernelbench_bench(problem, source, path, pool) if problem.kind == "kernelbench" else \
-        run_benchmark(problem, source, path, pool, workspace=ctx.workspace)
+    result = bench.run(problem, source, path, pool, workspace=ctx.workspace)
     print(json.dumps(bench_to_dict(result), ensure_ascii=False) if args.json else format_bench(result))
     return EXIT_ACCEPTED if result.accepted else EXIT_REJECTED
 
