@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from infrakata.core.sandbox import triton_interpreter
 from infrakata.core.sandbox.confine import LAYERS, Confinement, Spare, sweep_uid
 from infrakata.core.sandbox.gpu import compute_mode_problem, interprets, read_gpus, triton_interpret
 from infrakata.core.sandbox.procfs import children
@@ -116,6 +117,8 @@ def _warm_imports() -> Ready:
     for module in TRITON_FIRST_LAUNCH_IMPORTS if has_triton else ():
         with contextlib.suppress(ImportError):  # a Triton that has it
             importlib.import_module(module)
+    if has_triton and interprets(interpret):
+        triton_interpreter.list_builtins_once()
     from infrakata.core.sandbox import child  # noqa: F401 - what every worker runs, imported once here
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
 

@@ -1,0 +1,43 @@
+"""The Triton interpreter (TRITON_INTERPRET=1, kernels on the CPU), made cheaper for every kernel kata's save.
+
+Triton's interpreter (3.x) patches `triton.language` for every device-function call it runs, and every
+reduction is one (`tl.sum`, `tl.max`, `tl.cumsum` call a jitted combine function): each time, it scans
+`triton.language`, `tl.tensor` and `tl.math` with `inspect.getmembers` to find the builtins to patch. A
+kernel with a reduction in a loop pays that scan hundreds of times per launch: top-p sampling's binary
+search spent 40% of its time there. The builtins never change, so here they are listed once per module;
+what is patched, and when, is unchanged (an attribute already patched, or replaced, is left as it is, as
+the scan left it). Applied in the zygote, so every worker and trusted worker forked from it has it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+
+def list_builtins_once() -> bool:
+    """Replace the interpreter's scan with a listing made once per module. -> whether it was applied (False:
+    a Triton whose interpreter differs from the one this was written for, left as it is)."""
+    try:
+        from triton.language import core
+        from triton.runtime import interpreter
+    except ImportError:
+        return False
+    scan, patch_attr = getattr(interpreter, "_patch_builtin", None), getattr(interpreter, "_patch_attr", None)
+    if scan is None or patch_attr is None or getattr(scan, "lists_builtins_once", False) \
+            or list(inspect.signature(scan).parameters) != ["pkg", "builder", "scope"]:
+        return False
+    builtins: dict[Any, list[tuple[str, Any]]] = {}  # by module (or class): its builtins, as first found
+
+    def patch_builtins(pkg: Any, builder: Any, scope: Any) -> None:
+        listed = builtins.get(pkg)
+        if listed is None:
+            listed = builtins[pkg] = [(name, member) for name, member in inspect.getmembers(pkg)
+                                      if core.is_builtin(member)]
+        for name, member in listed:
+            if getattr(pkg, name, None) is member:  # else patched already (or replaced): the scan skipped it too
+                patch_attr(pkg, name, member, builder, scope)
+
+    patch_builtins.lists_builtins_once = True  # type: ignore[attr-defined]
+    interpreter._patch_builtin = patch_builtins
+    return True
