@@ -272,14 +272,7 @@ class _BenchWorkers:
 
     def _harness(self, worker: Worker, target: str, payload: dict[str, Any],
                  timeout: float) -> tuple[CallResult, float]:
-        """-> the worker's answer and this process's own wall time around it, in ms."""
-        if self.cancel is not None and self.cancel.cancelled:
-            raise Rejected("cancelled")
-        started = time.perf_counter()
-        result = worker.harness(target, payload, timeout=timeout)
-        if result.status == "cancelled":
-            raise Rejected("cancelled")
-        return result, (time.perf_counter() - started) * 1e3
+        return ask(worker, target, payload, timeout, self.cancel)
 
     def check(self, solution: Worker, reference: Worker, shape: tuple[int, ...], kind: str,
               seeds: list[int], roofline: float | None) -> ShapeResult:
@@ -368,6 +361,19 @@ class _BenchWorkers:
         value = outcome.value
         best = min(rep["device_ms"] for rep in value["reps"])
         return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"
+
+
+def ask(worker: Worker, target: str, payload: dict[str, Any], timeout: float,
+        cancel: CancelToken | None) -> tuple[CallResult, float]:
+    """A harness request of a benchmark's worker. -> its answer and this process's own wall time around it,
+    in ms. Raises Rejected("cancelled")."""
+    if cancel is not None and cancel.cancelled:
+        raise Rejected("cancelled")
+    started = time.perf_counter()
+    result = worker.harness(target, payload, timeout=timeout)
+    if result.status == "cancelled":
+        raise Rejected("cancelled")
+    return result, (time.perf_counter() - started) * 1e3
 
 
 def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[float | None, float]], Any, float]:

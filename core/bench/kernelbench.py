@@ -14,7 +14,6 @@ given, so fast_p cannot count the run.
 from __future__ import annotations
 
 import statistics
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from infrakata.core.bench.benchmark import (
     Rejected,
     ShapeResult,
     SharedFiles,
+    ask,
     read_check,
     read_timing,
     record_best,
@@ -115,13 +115,7 @@ class _Repetitions:
         return self.pool.open(spec, self.problem.limits.load_timeout(self.cuda), cancel=self.cancel)
 
     def _ask(self, worker: Worker, target: str, payload: dict[str, Any], timeout: float) -> tuple[CallResult, float]:
-        if self.cancel is not None and self.cancel.cancelled:
-            raise Rejected("cancelled")
-        started = time.perf_counter()
-        outcome = worker.harness(target, payload, timeout=timeout)
-        if outcome.status == "cancelled":
-            raise Rejected("cancelled")
-        return outcome, (time.perf_counter() - started) * 1e3
+        return ask(worker, target, payload, timeout, self.cancel)
 
     def _reference_failed(self, where: str, outcome: CallResult) -> GradingError:
         return GradingError(f"{reference_filename(self.problem)}: the reference failed at {where}: "
