@@ -7,7 +7,7 @@ didSave until the publishDiagnostics of that version arrives. Prints a row per k
 its slowest save) and the summary: the median of the katas' p50s, how many answer under 100 ms, and
 the slowest.
 
-    .venv/bin/python benchmarks/catalogue_latency.py [--saves 4] [--katas N] [--json FILE]
+    .venv/bin/python benchmarks/catalogue_latency.py [--saves 4] [--katas N] [--only SLUG ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ async def kata_latency(client: Client, root: Path, slug: str, source: str, saves
             "saves_ms": [round(t, 1) for t in times], "diagnostics": diagnostics}
 
 
-async def main(saves: int, katas: int | None) -> list[dict[str, object]]:
+async def main(saves: int, katas: int | None, only: list[str]) -> list[dict[str, object]]:
     catalog = Catalog.load()
-    chosen = sorted(catalog.problems.values(), key=lambda p: p.slug)[:katas]
+    chosen = [p for p in sorted(catalog.problems.values(), key=lambda p: p.slug) if not only or p.slug in only][:katas]
     with tempfile.TemporaryDirectory(prefix="kata-catalogue-latency-") as scratch:
         root = Path(scratch)
         client = Client()
@@ -89,10 +89,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=4, help="timed saves per kata (default 4)")
     parser.add_argument("--katas", type=int, default=None, help="the first N katas by slug (default: all)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="SLUG", help="these katas alone")
     parser.add_argument("--json", type=Path, default=None, help="write every kata's figures here")
     args = parser.parse_args()
     print(f"{'kata':<40}{'p50':>12}{'slowest':>12}")
-    figures = asyncio.run(main(args.saves, args.katas))
+    figures = asyncio.run(main(args.saves, args.katas, args.only))
     print(summary(figures))
     if args.json is not None:
         args.json.write_text(json.dumps({"summary": summary(figures), "katas": figures}, indent=2))
