@@ -54,6 +54,7 @@ TRITON_FIRST_LAUNCH_IMPORTS = ("triton.compiler.code_generator", "triton.experim
 GRADER_POLL_S = 0.5
 PROBE_TIMEOUT_S = 10.0
 CUDA_PROBE_TIMEOUT_S = 60.0  # CUDA's start and a first (cold) Triton compile, on a busy machine
+CUDA_OPEN_TIMEOUT_S = 30.0  # CUDA's start in the trusted opener; with the above, inside the grader's wait for Ready
 IDLE_AFTER_S = 0.2  # no request for this long: the zygote is idle and does its background work
 SPARE_FAILURES = 3  # a kind of spare that dies this often before use is no longer started
 # Spares kept of each kind: a confined spare takes tens of milliseconds to make (its namespaces, its
@@ -244,14 +245,14 @@ def _opened_by_trusted_process(handles: object) -> str:
             os.write(write, problem.encode() or b"ok")
             os._exit(0)
     os.close(write)
-    said = _read_all(read, CUDA_PROBE_TIMEOUT_S).decode(errors="replace")
+    said = _read_all(read, CUDA_OPEN_TIMEOUT_S).decode(errors="replace")
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     if said == "ok":
         return ""
     return (f"the benchmark's trusted worker could not open a confined worker's output by CUDA IPC "
-            f"({said or f'no answer in {CUDA_PROBE_TIMEOUT_S:.0f} s'})")
+            f"({said or f'no answer in {CUDA_OPEN_TIMEOUT_S:.0f} s'})")
 
 
 def _verified(layer: Layer, answers: list[Path], viewed: bool, pid_namespace: bool) -> Layer:
