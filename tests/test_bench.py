@@ -330,6 +330,21 @@ def test_cuda_work_on_a_side_stream_is_rejected(pool, tmp_path):
     assert not report.correct and "timed CUDA stream" in report.gate_message
 
 
+def test_a_call_that_leaves_a_thread_running_is_rejected(pool, tmp_path):
+    """Right output, but a thread the call started runs on after it returns: its work is in no repetition's
+    time, and on CUDA its writes would reach the output the grader checks through IPC. (The kata's eager rule
+    refuses a thread outright: lifted here, so that what is tried is the benchmark's own check.)"""
+    problem = CATALOG.problems["fused-row-softmax"]
+    eager_allowed = replace(problem, grading=replace(problem.grading, eager="any"))
+    path = _wrapping_our_softmax(tmp_path / "leaves_a_thread.py", "import threading\nimport time\n\n\n"
+                                 "def softmax_rows(x):\n"
+                                 "    threading.Thread(target=time.sleep, args=(0.5,)).start()\n"
+                                 "    return fused(x)\n")
+    report = _bench(pool, eager_allowed, path)
+    assert not report.correct and "the call left a thread it started running after it returned" in \
+        report.gate_message, report.gate_message
+
+
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
 def test_a_slow_first_call_is_in_no_repetitions_time(pool, tmp_path):
     """What the warm-up takes (a compile, an autotuning: here half a second) is a request of its own, so

@@ -384,6 +384,7 @@ def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tupl
                 for r in value["reps"]]
         replaced = [str(name) for name in value["replaced"]]
         output, overhead_ms = value["output"], float(value["overhead_ms"])
+        threads_left = max([float(r.get("threads_left") or 0.0) for r in value["reps"]], default=0.0)
     except (TypeError, KeyError, ValueError) as error:
         raise Rejected(f"{where}: the timing harness's answer was malformed ({type(error).__name__}: {error}): "
                         f"the solution interfered with the harness") from None
@@ -393,6 +394,10 @@ def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tupl
     if len(reps) != repetitions:
         raise Rejected(f"{where}: the timing harness answered for {len(reps)} repetitions where {repetitions} "
                         f"were asked: the solution interfered with the harness")
+    if threads_left > 0:
+        raise Rejected(f"{where}: the call left a thread it started running after it returned: what that thread "
+                        f"does is in no repetition's time (on CUDA its writes would even reach the output as it is "
+                        f"checked); finish the work inside the call")
     return reps, output, overhead_ms
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 import time
 import types
 from collections.abc import Callable
@@ -20,6 +21,7 @@ import torch
 from infrakata.core.sandbox import tripwires
 
 _perf_counter = time.perf_counter
+_active_count = threading.active_count
 _synchronize = torch.cuda.synchronize
 _sleep: Callable[[int], None] = torch.cuda._sleep  # spins the device for a number of its clock cycles
 _device_synchronize = getattr(torch._C, "_cuda_synchronize", None)  # what torch.cuda.synchronize calls
@@ -101,11 +103,14 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool,
     synchronisation, a spin of `spin_ms` is queued and the start event behind it, so that the host's
     work before the first launch happens while the device is still busy (as in the seed, behind its
     input generation) and the events bracket the call's device work alone. The wall time includes the
-    spin. -> (its output, {"device_ms", "wall_ms"})."""
+    spin. -> (its output, {"device_ms", "wall_ms", "threads_left": the threads the call started that still run
+    once it has returned, whose work no clock of the call's sees})."""
+    threads = _active_count()
     if not timed:
         started = _perf_counter()
         output = fn(*args)
-        return output, {"device_ms": None, "wall_ms": (_perf_counter() - started) * 1e3}
+        wall_ms = (_perf_counter() - started) * 1e3
+        return output, {"device_ms": None, "wall_ms": wall_ms, "threads_left": float(_active_count() - threads)}
     cycles = _spin_cycles(spin_ms)
     _synchronize()
     start, end = _Event(enable_timing=True), _Event(enable_timing=True)
@@ -117,7 +122,8 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool,
     _EVENT_METHODS["record"](end)
     _synchronize()
     wall_ms = (_perf_counter() - started) * 1e3
-    return output, {"device_ms": _EVENT_METHODS["elapsed_time"](start, end), "wall_ms": wall_ms}
+    return output, {"device_ms": _EVENT_METHODS["elapsed_time"](start, end), "wall_ms": wall_ms,
+                    "threads_left": float(_active_count() - threads)}
 
 
 def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:

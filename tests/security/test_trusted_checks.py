@@ -4,6 +4,8 @@ output was checked, and the seeds were known ahead)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from infrakata.core.bench.benchmark import run_benchmark
 from infrakata.core.catalog.loading import Catalog
 
@@ -46,6 +48,9 @@ def softmax_rows(x):
 
 def test_every_repetitions_output_is_checked(pool):
     problem = Catalog.load().problems["fused-row-softmax"]
+    # The cheat computes in eager torch, which the kata's eager rule refuses at once: lifted here, so that what
+    # is tried is the benchmark's check of every repetition.
+    problem = replace(problem, grading=replace(problem.grading, eager="any"))
     report = run_benchmark(problem, RIGHT_ON_THE_LAST_CALL, "/tmp/cheat.py", pool, shapes=[(4, 8)])
     assert not report.correct
     assert report.gate_message.startswith("timed shape (4, 8), repetition 1 of 2"), report.gate_message
