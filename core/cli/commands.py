@@ -332,7 +332,7 @@ def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
         print(json.dumps(diagnosis.to_dict(), ensure_ascii=False, indent=2))
     else:
         Console(highlight=False, soft_wrap=True).print(escape(format_diagnosis(diagnosis)))
-    return 0 if not diagnosis.missing and diagnosis.gpu_problem is None else 1
+    return 0 if diagnosis.to_dict()["complete"] and diagnosis.gpu_problem is None else 1
 
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:

@@ -151,7 +151,7 @@ class Diagnosis:
         return {"platform": self.platform, "isolation": self.isolation, "cuda": self.cuda, "triton": self.triton,
                 "layers": [{**vars(layer), "fix": None if layer.active else fix(layer, self.layers),
                             "exposes": exposed.get(layer.name, [])} for layer in self.layers],
-                "complete": not self.missing,
+                "complete": not self.missing and not missing_layers(self.cuda_layers),
                 "gpus": [{**vars(gpu), "mode": mode_name(gpu.mode)} for gpu in self.gpus],
                 "cuda_layers": [{**vars(layer), "fix": None if layer.active else fix(layer, self.cuda_layers)}
                                 for layer in self.cuda_layers],
@@ -197,6 +197,9 @@ def format_diagnosis(diagnosis: Diagnosis) -> str:
             remedy = None if layer.active else fix(layer, diagnosis.cuda_layers)
             if remedy:
                 lines.append(f"    {'':<13} to have it: {remedy}")
+        cuda_missing = ", ".join(layer.name for layer in missing_layers(diagnosis.cuda_layers))
+        if cuda_missing:
+            lines.append(f"missing on CUDA workers: {cuda_missing}; isolation \"strict\" refuses CUDA work here")
     for gpu in diagnosis.gpus:
         lines.append(f"GPU {gpu.index}: {gpu.name} ({gpu.bus_id}), compute mode {mode_name(gpu.mode)}"
                      f"{'' if gpu.index == 0 else ' (unused: workers use the first visible GPU)'}")

@@ -121,3 +121,13 @@ def test_a_failed_cuda_probe_refuses_cuda_work_and_says_why():
     assert "CUDA work never runs unconfined" in text
     assert diagnosis.to_dict()["gpu_problem"].startswith("CUDA grading is refused")
 
+
+def test_a_layer_missing_on_cuda_workers_alone_is_said_and_makes_the_machine_incomplete():
+    held = tuple(Layer(name, True, "holds") for name in ("namespaces", "landlock"))
+    diagnosis = Diagnosis(held, "best", "Linux", True, True,
+                          cuda_layers=(held[0], Layer("landlock", False, "the probe worker failed before it")))
+    text = format_diagnosis(diagnosis)
+    assert "every layer holds" in text  # the CPU workers'
+    assert 'missing on CUDA workers: landlock; isolation "strict" refuses CUDA work here' in text
+    assert diagnosis.to_dict()["complete"] is False
+
