@@ -11,27 +11,25 @@ import textwrap
 
 import pytest
 import torch
+from kernel_katas import (  # first: it chooses the interpreter before a kernel is imported
+    CATALOG,
+    CUDA,
+    DEVICE,
+    kata,
+    triton,
+)
 
-CUDA = torch.cuda.is_available()
-if not CUDA:
-    # The interpreter is chosen when a kernel is decorated, so this must precede the kernels' import.
-    os.environ["TRITON_INTERPRET"] = "1"
+# isort: split
+import triton.language as tl
+from infrakata.core.grading.compare import compare
+from infrakata.core.grading.runner import tolerance_of
+from infrakata.kernels import adamw8bit
+from infrakata.kernels.absmax_quant import blockwise_absmax_quant
+from infrakata.kernels.adamw8bit import quantized_adamw_step
+from infrakata.kernels.matmul import linear
+from infrakata.kernels.rmsnorm import rmsnorm
+from infrakata.kernels.softmax import softmax_rows
 
-triton = pytest.importorskip("triton", reason="Triton exists for Linux on x86-64 only")
-
-import triton.language as tl  # noqa: E402
-from infrakata.core.catalog.loading import Catalog  # noqa: E402
-from infrakata.core.grading.compare import compare  # noqa: E402
-from infrakata.core.grading.runner import tolerance_of  # noqa: E402
-from infrakata.kernels import adamw8bit  # noqa: E402
-from infrakata.kernels.absmax_quant import blockwise_absmax_quant  # noqa: E402
-from infrakata.kernels.adamw8bit import quantized_adamw_step  # noqa: E402
-from infrakata.kernels.matmul import linear  # noqa: E402
-from infrakata.kernels.rmsnorm import rmsnorm  # noqa: E402
-from infrakata.kernels.softmax import softmax_rows  # noqa: E402
-
-DEVICE = "cuda" if CUDA else "cpu"
-CATALOG = Catalog.load()
 KERNELS = {
     "quantized-adamw-8bit": quantized_adamw_step,
     "fused-row-softmax": softmax_rows,
@@ -41,18 +39,13 @@ KERNELS = {
 }
 
 
-def _problem(slug):
-    problem = CATALOG.problems[slug]
-    return problem, problem.module("cases"), getattr(problem.module("reference"), problem.entry_point)
-
-
 def _inputs(cases, shape, seed):
     return cases.make_inputs(*shape, seed=seed, device=DEVICE)
 
 
 @pytest.mark.parametrize("slug", KERNELS)
 def test_kernel_matches_reference_at_correctness_shapes(slug):
-    problem, cases, reference = _problem(slug)
+    problem, cases, reference = kata(slug)
     for index, shape in enumerate(problem.benchmark.correctness_shapes):
         args = _inputs(cases, shape, 10 + index)
         result = compare(KERNELS[slug](*args), reference(*args), tolerance_of(problem),
@@ -64,7 +57,7 @@ def test_adamw_moments_are_bit_exact():
     """The moment codes must equal torch.bucketize's: one code off in a block already fails 4e-5.
     (The parameters may differ in a rare last bf16 bit on a GPU, where torch divides by a scalar
     through its reciprocal.)"""
-    _, cases, reference = _problem("quantized-adamw-8bit")
+    _, cases, reference = kata("quantized-adamw-8bit")
     for blocks, seed in ((7, 1), (13, 2)):
         args = _inputs(cases, (blocks,), seed)
         got, want = quantized_adamw_step(*args), reference(*args)
@@ -87,7 +80,7 @@ def _shipped(qmap1, qmap2, reciprocal: bool) -> list[int]:
 def test_adamw_kernel_recognises_the_shipped_maps_as_each_device_builds_them():
     """The kernel computes the maps instead of reading them only where they are, bit for bit, the maps
     torch builds: with IEEE division on the CPU, through the divisor's fp32 reciprocal on CUDA."""
-    *_, qmap1, qmap2, _ = _inputs(_problem("quantized-adamw-8bit")[1], (1,), 0)
+    *_, qmap1, qmap2, _ = _inputs(kata("quantized-adamw-8bit")[1], (1,), 0)
     on_device = DEVICE == "cuda"
     assert _shipped(qmap1, qmap2, reciprocal=on_device) == [1, 1]
     assert _shipped(qmap1, qmap2, reciprocal=not on_device) == [0, 0]  # 126 entries of each differ
@@ -99,7 +92,7 @@ def test_adamw_kernel_recognises_the_shipped_maps_as_each_device_builds_them():
 
 def test_adamw_kernel_reads_any_other_map_and_stays_bit_exact():
     """A map one ulp off the shipped one is not computed but read, entry by entry."""
-    _, cases, reference = _problem("quantized-adamw-8bit")
+    _, cases, reference = kata("quantized-adamw-8bit")
     args = list(_inputs(cases, (3,), 5))
     args[6] = args[6].clone()
     args[6][200] = torch.nextafter(args[6][200], torch.tensor(2.0, device=DEVICE))
@@ -112,7 +105,7 @@ def test_adamw_kernel_reads_any_other_map_and_stays_bit_exact():
 def test_adamw_kernel_edge_blocks_and_hyperparameters():
     """A block whose moment is all zero (absmax clamped, every c = 0), a block where every |c| = 1
     (the map's ends), and non-default hyperparameters at the first step."""
-    _, cases, reference = _problem("quantized-adamw-8bit")
+    _, cases, reference = kata("quantized-adamw-8bit")
     params, grads, m_code, m_absmax, v_code, v_absmax, qmap1, qmap2, _ = _inputs(cases, (4,), 3)
     grads[:2048] = 0
     m_absmax[0] = 0
@@ -127,14 +120,14 @@ def test_adamw_kernel_edge_blocks_and_hyperparameters():
 
 
 def test_adamw_kernel_refuses_a_ragged_buffer():
-    _, cases, _ = _problem("quantized-adamw-8bit")
+    _, cases, _ = kata("quantized-adamw-8bit")
     params, *rest = _inputs(cases, (2,), 0)
     with pytest.raises(ValueError, match="2 blocks of 2048"):
         quantized_adamw_step(params[:4000], *rest)
 
 
 def test_absmax_kernel_rounds_ties_to_even_and_zero_blocks_to_zero():
-    _, cases, reference = _problem("blockwise-absmax-quant")
+    _, cases, reference = kata("blockwise-absmax-quant")
     (x,) = _inputs(cases, (1000,), 4)
     codes, absmax, dequantized = blockwise_absmax_quant(x)
     assert codes[2:6].tolist() == [-126, -126, -124, -124]  # -126.5, -125.5, -124.5, -123.5 with step 1
@@ -196,7 +189,7 @@ def test_kernels_compile_for_hopper_without_a_gpu(tmp_path):
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("slug", KERNELS)
 def test_kernel_matches_reference_at_a_timed_shape_on_cuda(slug):
-    problem, cases, reference = _problem(slug)
+    problem, cases, reference = kata(slug)
     shape = min(problem.benchmark.shapes, key=lambda s: cases.work(*s))
     args = _inputs(cases, shape, 100)
     result = compare(KERNELS[slug](*args), reference(*args), tolerance_of(problem),

@@ -5,23 +5,15 @@ kernel's loop in Python)."""
 from __future__ import annotations
 
 import math
-import os
 
 import pytest
 import torch
+from kernel_katas import DEVICE  # first: it chooses the interpreter before a kernel is imported
 
-CUDA = torch.cuda.is_available()
-if not CUDA:
-    # The interpreter is chosen when a kernel is decorated, so this must precede the kernels' import.
-    os.environ["TRITON_INTERPRET"] = "1"
-
-triton = pytest.importorskip("triton", reason="Triton exists for Linux on x86-64 only")
-
-from infrakata.kernels.cross_entropy import cross_entropy  # noqa: E402
-from infrakata.kernels.flash_attention import flash_attention  # noqa: E402
-from infrakata.kernels.layernorm_backward import layernorm_backward  # noqa: E402
-
-DEVICE = "cuda" if CUDA else "cpu"
+# isort: split
+from infrakata.kernels.cross_entropy import cross_entropy
+from infrakata.kernels.flash_attention import flash_attention
+from infrakata.kernels.layernorm_backward import layernorm_backward
 
 
 def _gen(seed):

@@ -12,24 +12,22 @@ import textwrap
 
 import pytest
 import torch
+from kernel_katas import (  # first: it chooses the interpreter before a kernel is imported
+    CATALOG,
+    CUDA,
+    DEVICE,
+    kata,
+    on_device,
+)
 
-CUDA = torch.cuda.is_available()
-if not CUDA:
-    # The interpreter is chosen when a kernel is decorated, so this must precede the kernels' import.
-    os.environ["TRITON_INTERPRET"] = "1"
+# isort: split
+from infrakata.core.grading.compare import compare
+from infrakata.core.grading.runner import tolerance_of
+from infrakata.kernels.paged_attention import paged_attention_decode
+from infrakata.kernels.rotary import rotary_embedding_
+from infrakata.kernels.split_k_matmul import split_k_linear
+from infrakata.kernels.top_p import top_p_sample
 
-pytest.importorskip("triton", reason="Triton exists for Linux on x86-64 only")
-
-from infrakata.core.catalog.loading import Catalog  # noqa: E402
-from infrakata.core.grading.compare import compare  # noqa: E402
-from infrakata.core.grading.runner import tolerance_of  # noqa: E402
-from infrakata.kernels.paged_attention import paged_attention_decode  # noqa: E402
-from infrakata.kernels.rotary import rotary_embedding_  # noqa: E402
-from infrakata.kernels.split_k_matmul import split_k_linear  # noqa: E402
-from infrakata.kernels.top_p import top_p_sample  # noqa: E402
-
-DEVICE = "cuda" if CUDA else "cpu"
-CATALOG = Catalog.load()
 KERNELS = {
     "triton-split-k-gemm": split_k_linear,
     "triton-rotary-in-place": rotary_embedding_,
@@ -38,18 +36,10 @@ KERNELS = {
 }
 
 
-def _problem(slug):
-    problem = CATALOG.problems[slug]
-    return problem, problem.module("cases"), getattr(problem.module("reference"), problem.entry_point)
-
-
-def _on_device(value):
-    return tuple(v.to(DEVICE) if isinstance(v, torch.Tensor) else v for v in value)
-
 
 def _check(slug, args, label):
     """The kernel's output and, for arguments graded after the call, their state, against the reference's."""
-    problem, _, reference = _problem(slug)
+    problem, _, reference = kata(slug)
     mine = copy.deepcopy(args)
     tolerance = tolerance_of(problem)
     result = compare(KERNELS[slug](*mine), reference(*args), tolerance, names=problem.grading.output_names)
@@ -63,14 +53,14 @@ def _check(slug, args, label):
 
 @pytest.mark.parametrize("slug", KERNELS)
 def test_kernel_matches_reference_on_every_case(slug):
-    _, cases, _ = _problem(slug)
+    _, cases, _ = kata(slug)
     for case in cases.cases():
-        _check(slug, _on_device(case["args"]), case["name"])
+        _check(slug, on_device(case["args"]), case["name"])
 
 
 @pytest.mark.parametrize("slug", KERNELS)
 def test_kernel_matches_reference_at_correctness_shapes(slug):
-    problem, cases, _ = _problem(slug)
+    problem, cases, _ = kata(slug)
     for index, shape in enumerate(problem.benchmark.correctness_shapes):
         _check(slug, cases.make_inputs(*shape, seed=10 + index, device=DEVICE), str(shape))
 
@@ -87,7 +77,7 @@ def test_split_k_uses_several_splits_and_a_short_last_one():
 
 
 def test_rotary_writes_through_strided_views_and_leaves_the_rest_of_qkv_alone():
-    _, cases, reference = _problem("triton-rotary-in-place")
+    _, cases, reference = kata("triton-rotary-in-place")
     q, k, positions, cache = cases.make_inputs(3, 4, 2, 16, seed=5, device=DEVICE, dtype=torch.float32)
     qkv = q.as_strided((3, q.stride(0)), (q.stride(0), 1))  # the whole fused row, v included
     v_before = qkv[:, (4 + 2) * 16:].clone()
@@ -99,13 +89,13 @@ def test_rotary_writes_through_strided_views_and_leaves_the_rest_of_qkv_alone():
 
 
 def test_top_p_ties_and_edges_draw_as_the_statement_says():
-    _, cases, _ = _problem("triton-top-p-sampling")
-    assert top_p_sample(*_on_device(cases.EDGES)).tolist() == [1, 3, 2, 1, 1, 1]
+    _, cases, _ = kata("triton-top-p-sampling")
+    assert top_p_sample(*on_device(cases.EDGES)).tolist() == [1, 3, 2, 1, 1, 1]
 
 
 def test_paged_attention_never_reads_the_table_padding():
     """Padding entries far outside the pool: a load through one would read outside it (or crash)."""
-    _, cases, reference = _problem("triton-paged-attention-decode")
+    _, cases, reference = kata("triton-paged-attention-decode")
     args = cases.make_inputs(2, 4, 2, 32, 8, 9, seed=3, device=DEVICE, seq_lens=[9, 2])
     assert (args[3] == cases.PADDING).any()
     assert compare(paged_attention_decode(*args), reference(*args),

@@ -12,25 +12,17 @@ import textwrap
 
 import pytest
 import torch
+from kernel_katas import CUDA, DEVICE, kata, on_device  # first: it chooses the interpreter before a kernel is imported
 
-CUDA = torch.cuda.is_available()
-if not CUDA:
-    # The interpreter is chosen when a kernel is decorated, so this must precede the kernels' import.
-    os.environ["TRITON_INTERPRET"] = "1"
+# isort: split
+from infrakata.core.grading.compare import compare
+from infrakata.core.grading.runner import tolerance_of
+from infrakata.kernels.grouped_gemm import grouped_gemm
+from infrakata.kernels.int8_matmul import int8_matmul
+from infrakata.kernels.linear_epilogue import linear_bias_act
 
-pytest.importorskip("triton", reason="Triton exists for Linux on x86-64 only")
-
-from infrakata.core.catalog.loading import Catalog  # noqa: E402
-from infrakata.core.grading.compare import compare  # noqa: E402
-from infrakata.core.grading.runner import tolerance_of  # noqa: E402
-from infrakata.kernels.grouped_gemm import grouped_gemm  # noqa: E402
-from infrakata.kernels.int8_matmul import int8_matmul  # noqa: E402
-from infrakata.kernels.linear_epilogue import linear_bias_act  # noqa: E402
-
-DEVICE = "cuda" if CUDA else "cpu"
 # The fused epilogue's outlier inputs overflow exp to inf on purpose: that is the case its tanh must survive.
 pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered in exp:RuntimeWarning")
-CATALOG = Catalog.load()
 KERNELS = {
     "triton-moe-grouped-gemm": grouped_gemm,
     "triton-gemm-fused-epilogue": linear_bias_act,
@@ -38,20 +30,12 @@ KERNELS = {
 }
 
 
-def _problem(slug):
-    problem = CATALOG.problems[slug]
-    return problem, problem.module("cases"), getattr(problem.module("reference"), problem.entry_point)
-
-
-def _on_device(args):
-    return tuple(a.to(DEVICE) if isinstance(a, torch.Tensor) else a for a in args)
-
 
 @pytest.mark.parametrize("slug", KERNELS)
 def test_kernel_matches_reference_on_every_case(slug):
-    problem, cases, reference = _problem(slug)
+    problem, cases, reference = kata(slug)
     for case in cases.cases() + [cases.fresh(seed) for seed in (1, 2, 3)]:
-        args = _on_device(case["args"])
+        args = on_device(case["args"])
         result = compare(KERNELS[slug](*args), reference(*args), tolerance_of(problem))
         assert result.ok, f"{case.get('name', 'fresh')}: {result.message}"
 
@@ -64,7 +48,7 @@ def test_grouped_gemm_writes_each_row_with_its_own_experts_weight():
     x = torch.randn(sum(counts), 24, generator=gen).half()
     weights = torch.randn(len(counts), 40, 24, generator=gen).half()
     offsets = torch.tensor([0] + torch.tensor(counts).cumsum(0).tolist(), dtype=torch.int32)
-    out = grouped_gemm(*_on_device((x, weights, offsets))).cpu()
+    out = grouped_gemm(*on_device((x, weights, offsets))).cpu()
     expert_of_row = torch.repeat_interleave(torch.arange(len(counts)), torch.tensor(counts))
     for row, expert in enumerate(expert_of_row.tolist()):
         want = (x[row].float()[None, :] * weights[expert].float()).sum(dim=1)
@@ -73,14 +57,14 @@ def test_grouped_gemm_writes_each_row_with_its_own_experts_weight():
 
 def test_int8_matmul_is_the_exact_integer_sum_then_the_fixed_epilogue():
     """Against int64 sums on the CPU, an independent exact reference: codes at -128 and 127, sums past 2**24."""
-    _, cases, _ = _problem("triton-int8-matmul-scaled")
+    _, cases, _ = kata("triton-int8-matmul-scaled")
     a, b, a_scales, b_scales = cases.make_inputs(9, 20, 1500, seed=7)
     a[0], b[0] = -128, -128  # the largest product, 2**14, in every term of out[0, 0]
     a[1], b[1] = 127, 127
     acc = a.long() @ b.long().T
     assert acc[0, 0] == 1500 * 2 ** 14 > 2 ** 24
     want = acc.float() * a_scales[:, None] * b_scales[None, :]
-    assert torch.equal(int8_matmul(*_on_device((a, b, a_scales, b_scales))).cpu(), want)
+    assert torch.equal(int8_matmul(*on_device((a, b, a_scales, b_scales))).cpu(), want)
 
 
 def test_fused_epilogue_survives_pre_activations_past_exp_overflow():
@@ -89,7 +73,7 @@ def test_fused_epilogue_survives_pre_activations_past_exp_overflow():
     weight = torch.tensor([[200.0]], dtype=torch.float16)
     bias = torch.zeros(1, dtype=torch.float16)
     for activation in ("gelu_tanh", "silu"):
-        out = linear_bias_act(*_on_device((x, weight, bias, activation))).cpu()
+        out = linear_bias_act(*on_device((x, weight, bias, activation))).cpu()
         assert out[0, 0] == 200.0 and out[1, 0] == 0.0, (activation, out)
 
 
@@ -142,7 +126,7 @@ def test_kernels_compile_for_hopper_and_ampere_without_a_gpu(tmp_path):
 @pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
 @pytest.mark.parametrize("slug", KERNELS)
 def test_kernel_matches_reference_at_a_timed_shape_on_cuda(slug):
-    problem, cases, reference = _problem(slug)
+    problem, cases, reference = kata(slug)
     shape = min(problem.benchmark.shapes, key=lambda s: cases.work(*s))
     args = cases.make_inputs(*shape, seed=100, device=DEVICE)
     result = compare(KERNELS[slug](*args), reference(*args), tolerance_of(problem))
