@@ -132,8 +132,6 @@ def _orphans(known: set[int]) -> list[int]:
 def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, ...]) -> tuple[Layer, ...]:
     """The layers a worker gets here, found by confining a throwaway worker exactly as every worker is,
     and checking from inside that each layer holds (not only that its system call succeeded)."""
-    from infrakata.core.sandbox.child import prepare_worker
-
     spare = confinement.new_spare(cuda=False)
     read, write = os.pipe()
     pid = confinement.fork(spare)
@@ -141,9 +139,7 @@ def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, .
         try:
             for fd in (read, *close_in_child):
                 os.close(fd)
-            layers = prepare_worker(confinement, spare, False, lifeline, close_in_waiter=(write,))
-            viewed = any(layer.name == "view" and layer.active for layer in layers)
-            layers = [_verified(layer, confinement.answer_samples, viewed, spare.pid_namespace) for layer in layers]
+            layers = _confined_and_verified(confinement, spare, False, lifeline, close_in_waiter=(write,))
             os.write(write, json.dumps([vars(layer) for layer in layers]).encode())
         except BaseException as error:  # noqa: BLE001 - said as the probe's result
             os.write(write, json.dumps([vars(Layer("namespaces", False, f"the probe failed: {error!r}"))]).encode())
@@ -157,6 +153,16 @@ def _probe(confinement: Confinement, lifeline: int, close_in_child: tuple[int, .
         return _in_order(Layer(**layer) for layer in json.loads(data))
     except (ValueError, TypeError, KeyError):
         return _in_order(())
+
+
+def _confined_and_verified(confinement: Confinement, spare: Spare, cuda: bool, lifeline: int,
+                           close_in_waiter: tuple[int, ...]) -> list[Layer]:
+    """In a probe's worker: confined as every worker of its kind is, then each layer tried from inside."""
+    from infrakata.core.sandbox.child import prepare_worker
+
+    layers = prepare_worker(confinement, spare, cuda, lifeline, close_in_waiter=close_in_waiter)
+    viewed = any(layer.name == "view" and layer.active for layer in layers)
+    return [_verified(layer, confinement.answer_samples, viewed, spare.pid_namespace) for layer in layers]
 
 
 def _in_order(layers: Iterable[Layer]) -> tuple[Layer, ...]:
@@ -181,8 +187,6 @@ def _probe_cuda_route(confinement: Confinement, lifeline: int, close_in_child: t
     launches a Triton kernel and exports its output by CUDA IPC; a throwaway trusted process (a child of
     this one, as the reference's workers are) opens it and checks it (core/sandbox/cuda_probe.py). This
     process never touches CUDA. -> the CUDA workers' layers, and why CUDA grading is refused here ("")."""
-    from infrakata.core.sandbox.child import prepare_worker
-
     spare = confinement.new_spare(cuda=True)
     report_r, report_w = os.pipe()
     release_r, release_w = os.pipe()  # the worker keeps its output until the opener is done with it
@@ -192,10 +196,8 @@ def _probe_cuda_route(confinement: Confinement, lifeline: int, close_in_child: t
         try:
             for fd in (report_r, release_w, *close_in_child):
                 os.close(fd)
-            applied = prepare_worker(confinement, spare, True, lifeline, close_in_waiter=(report_w, release_r))
-            viewed = any(layer.name == "view" and layer.active for layer in applied)
-            report["layers"] = [vars(_verified(layer, confinement.answer_samples, viewed, spare.pid_namespace))
-                                for layer in applied]
+            applied = _confined_and_verified(confinement, spare, True, lifeline, close_in_waiter=(report_w, release_r))
+            report["layers"] = [vars(layer) for layer in applied]
             from infrakata.core.sandbox.cuda_probe import make_output
 
             report["output"] = make_output(triton)
