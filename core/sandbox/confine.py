@@ -258,14 +258,14 @@ class Confinement:
         The same grants as Landlock's, enforced without it."""
         libc = _libc()
         root = spare.view_root
-        bound: list[Path] = []  # what is there whole: a grant inside one is there already
+        bound: list[str] = []  # what is there whole (with a trailing /): a grant inside one is there already
         try:
             _mount(libc, b"tmpfs", root, b"tmpfs", MS_NOSUID | MS_NODEV, b"size=4m,mode=0755")
             os.umask(0o022)  # the folders made for mount points: every worker's uid may enter them
             for grant in sorted([*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)],
                                 key=lambda g: len(Path(g.path).parts)):
-                real = Path(os.path.realpath(grant.path))
-                if not any(real == b or b in real.parents for b in bound) and _place(libc, root, grant):
+                real = os.path.join(os.path.realpath(grant.path), "")
+                if not real.startswith(tuple(bound)) and _place(libc, root, grant):
                     bound.append(real)
             _mount(libc, None, root, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
             os.chdir(root)
