@@ -9,7 +9,9 @@ leave this process.
 
 from __future__ import annotations
 
+import functools
 import time
+from types import CodeType
 from typing import Any
 
 from infrakata.core.catalog.kinds import CodestarSource
@@ -98,11 +100,17 @@ def run(problem: Problem, source: str, filename: str, pool: WorkerPool, cancel: 
     return _run(problem, spec, pool, cancel, entry_line, device, _reference_here(problem), values)
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(source: str, filename: str) -> CodeType:
+    """A problem's code, compiled once, not at every grading (a batch grades one problem thousands of times)."""
+    return compile(source, filename, "exec")
+
+
 def _reference_here(problem: Problem) -> Any:
     """The reference's entry point, run in this (trusted) process."""
     reference_globals: dict[str, Any] = {"__name__": f"codestar_reference_{problem.slug.replace('-', '_')}"}
     try:
-        exec(compile(problem.reference_source, f"{problem.source_path}:reference_code", "exec"), reference_globals)
+        exec(_compiled(problem.reference_source, f"{problem.source_path}:reference_code"), reference_globals)
     except Exception as error:
         raise GradingError(f"{problem.source_path}: reference_code failed: {type(error).__name__}: {error}") from error
     ref_obj = reference_globals.get(problem.entry_point)
@@ -124,7 +132,7 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
     }
     assert isinstance(problem.source, CodestarSource)
     try:
-        exec(compile(problem.source.test_code, f"{problem.source_path}:test_code", "exec"), harness)
+        exec(_compiled(problem.source.test_code, f"{problem.source_path}:test_code"), harness)
     except Cancelled:
         pass
     except Exception as error:
