@@ -92,6 +92,10 @@ class ProblemKind(Protocol):
         """(module name, file name, source) of problem code a worker loads before the solution (to unpickle
         inputs); sent as source, since a worker may not read the problem's folder."""
 
+    def problem_code(self, problem: Problem) -> tuple[str, ...]:
+        """The sources of the problem's own code that makes what reaches a solution (its inputs, the calls
+        that drive it) and the expected outputs: a worker needs torch only if one of them imports it."""
+
     def reference_filename(self, problem: Problem) -> str:
         ...
 
@@ -132,6 +136,9 @@ class Native:
         if not cases.is_file():
             return ()
         return ((problem.module_name("cases"), str(cases), cases.read_text(encoding="utf-8")),)
+
+    def problem_code(self, problem: Problem) -> tuple[str, ...]:
+        return (problem.reference_source, *(source for _, _, source in self.trusted_modules(problem)))
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.folder / "reference.py")
@@ -175,6 +182,10 @@ class Codestar:
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         return ()
+
+    def problem_code(self, problem: Problem) -> tuple[str, ...]:
+        assert isinstance(problem.source, CodestarSource)
+        return problem.reference_source, problem.source.test_code
 
     def reference_filename(self, problem: Problem) -> str:
         return f"{problem.source_path}:reference_code"
@@ -222,6 +233,9 @@ class KernelBench:
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         return ()  # the solution's worker is sent the inputs, never the problem's code
+
+    def problem_code(self, problem: Problem) -> tuple[str, ...]:
+        return (problem.reference_source,)
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.source_path)

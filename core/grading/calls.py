@@ -6,12 +6,14 @@ sent only the case inputs, the reference's runs trusted code only.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
+from infrakata.core.grading import static
 from infrakata.core.grading.results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
 from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, SolutionSpec
@@ -27,15 +29,21 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
     calls, their tripwires, autograd off, a Triton launch per call, eager work limited to allocation and views,
     the memory limit), or (trusted) its
     reference, or code graded as the reference is (its mutants, simulation.py): unconfined, held to none."""
+    forbidden_calls = () if trusted else problem.forbidden_calls
+    autograd = trusted or problem.grading.autograd
+    count_launches = not trusted and problem.grading.triton_launch
+    eager_views = not trusted and problem.grading.eager == "views"
+    # A tripwire on a module's function imports that module; autograd off, launches and eager work are torch's.
+    rules_need_torch = not autograd or count_launches or eager_views or any(
+        "." in call and call.partition(".")[0] not in sys.stdlib_module_names for call in forbidden_calls)
+    torch_free = not (cuda or preload or rules_need_torch) and static.imports_stdlib_only(source) and all(
+        map(static.imports_stdlib_only, kind_of(problem).problem_code(problem)))
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
         limits=problem.limits.worker(calls, cuda, trusted),
-        forbidden_modules=() if trusted else problem.forbidden_modules,
-        forbidden_calls=() if trusted else problem.forbidden_calls,
+        forbidden_modules=() if trusted else problem.forbidden_modules, forbidden_calls=forbidden_calls,
         preload=preload, problem_modules=kind_of(problem).trusted_modules(problem), trusted=trusted,
-        autograd=trusted or problem.grading.autograd,
-        count_launches=not trusted and problem.grading.triton_launch,
-        eager_views=not trusted and problem.grading.eager == "views")
+        autograd=autograd, count_launches=count_launches, eager_views=eager_views, torch_free=torch_free)
 
 
 def reference_filename(problem: Problem) -> str:

@@ -6,6 +6,8 @@ The sandbox refuses the same modules and calls again at run time (dynamic import
 from __future__ import annotations
 
 import ast
+import functools
+import sys
 from collections.abc import Iterable
 
 from infrakata.core import pysource
@@ -121,3 +123,33 @@ def top_level_functions(source: str) -> set[str]:
     except (SyntaxError, ValueError):
         return set()
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+_IMPORTS_BY_STRING = frozenset({"__import__", "import_module"})
+
+
+@functools.lru_cache(maxsize=512)
+def imports_stdlib_only(source: str) -> bool:
+    """Whether every import the source makes by name (`import`, `from ... import`, at any depth) is of
+    Python's standard library: what a worker without torch runs at full speed (SolutionSpec.torch_free).
+    A source that does not parse, imports relatively or imports by a string (`__import__`, `import_module`,
+    whose module a torch-free worker could not afford under its memory limit): False."""
+    try:
+        tree = pysource.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in _IMPORTS_BY_STRING or \
+                isinstance(node, ast.Attribute) and node.attr in _IMPORTS_BY_STRING:
+            return False
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or node.module is None:
+                return False
+            names = [node.module]
+        else:
+            continue
+        if any(name.partition(".")[0] not in sys.stdlib_module_names for name in names):
+            return False
+    return True

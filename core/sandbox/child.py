@@ -24,11 +24,10 @@ import traceback
 import types
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from infrakata.core.limits import MIB, WorkerLimits
 from infrakata.core.sandbox import kernel_cache, trace, tripwires
-from infrakata.core.sandbox.arena import WorkerArena
 from infrakata.core.sandbox.confine import Confinement, Spare
 from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import (
@@ -51,6 +50,9 @@ from infrakata.core.sandbox.wire import (
     snapshot,
     write_frame,
 )
+
+if TYPE_CHECKING:
+    from infrakata.core.sandbox.arena import WorkerArena  # torch: imported by a run that has an arena (tensors)
 
 SOLUTION_MODULE = "solution"
 PR_SET_CHILD_SUBREAPER = 36
@@ -356,7 +358,11 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
     to_child, from_child, output_fd = fds[:3]
     code = HARNESS_FAILED
     try:
-        arena = WorkerArena(fds[3]) if len(fds) > 3 else None
+        arena = None
+        if len(fds) > 3:
+            from infrakata.core.sandbox.arena import WorkerArena
+
+            arena = WorkerArena(fds[3])
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         os.close(output_fd)

@@ -38,6 +38,7 @@ from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
     HARNESS_OUT_OF_MEMORY,
     NO_IDLE_IMPORTS,
+    TORCH_FREE,
     CallRequest,
     ErrorInfo,
     Exited,
@@ -481,7 +482,11 @@ class WorkerPool:
     _shared: WorkerPool | None = None
     _shared_lock = threading.Lock()
 
-    def __init__(self) -> None:
+    def __init__(self, torch_free: bool = False) -> None:
+        # A pool of torch-free workers (SolutionSpec.torch_free), whose zygote never imports torch; the pool
+        # that grades everything else opens one for those runs (open) and closes it with itself.
+        self.torch_free = torch_free
+        self._torch_free_pool: WorkerPool | None = None
         self._lock = threading.Lock()
         self._fork_lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
@@ -536,7 +541,7 @@ class WorkerPool:
             flags = ["-P"] if sys.version_info >= (3, 11) else []
             self._process = subprocess.Popen(
                 [sys.executable, *flags, "-m", "infrakata.core.sandbox.zygote", str(theirs.fileno()), self._runtime,
-                 *([] if self.idle_imports else [NO_IDLE_IMPORTS])],
+                 *([] if self.idle_imports else [NO_IDLE_IMPORTS]), *([TORCH_FREE] if self.torch_free else [])],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, start_new_session=True, cwd=self._runtime,
                 env={**zygote_environment(dict(os.environ)), **ZYGOTE_ENVIRONMENT})
@@ -667,11 +672,27 @@ class WorkerPool:
 
     def open(self, spec: SolutionSpec, load_timeout: float, *, cancel: CancelToken | None = None,
              arena: InputArena | None = None) -> Worker:
+        if spec.torch_free and arena is None and not self.torch_free:
+            return self._without_torch().open(spec, load_timeout, cancel=cancel)
         if spec.cuda:
             self.check_cuda()
         if kernel_cache.applies(spec):
             spec = self.kernel_caches.attach(spec)
         return Worker(self, spec, cancel, load_timeout, arena)
 
+    def _without_torch(self) -> WorkerPool:
+        """The pool of torch-free workers, started at its first run, held to this pool's isolation."""
+        with self._lock:
+            if self._torch_free_pool is None:
+                self._torch_free_pool = WorkerPool(torch_free=True)
+            pool = self._torch_free_pool
+        pool.isolation = self.isolation
+        pool.check_isolation()
+        return pool
+
     def close(self) -> None:
+        with self._lock:
+            torch_free, self._torch_free_pool = self._torch_free_pool, None
+        if torch_free is not None:
+            torch_free.close()
         self._restart()

@@ -53,6 +53,9 @@ class SolutionSpec:
     eager_views: bool = False  # outside its launches, a call's torch work is allocation and views only
     # (name, bytes) of the kernels earlier workers grading the same file compiled (core/sandbox/kernel_cache.py)
     kernel_cache: tuple[tuple[str, bytes], ...] = ()
+    # Neither the solution, the problem's code nor the kata's rules need torch: the worker comes from a zygote
+    # that never imported it, whose fork and exit cost a millisecond, not the 20 of a process mapping torch.
+    torch_free: bool = False
 
     @property
     def cuda(self) -> bool:
@@ -184,6 +187,7 @@ def clean_text(text: str, limit: int | None = None) -> str:
 # -- grader <-> zygote ------------------------------------------------------------------------------
 
 NO_IDLE_IMPORTS = "--no-idle-imports"  # the zygote's argument for a one-shot command's pool (WorkerPool.idle_imports)
+TORCH_FREE = "--torch-free"  # the zygote's argument for the pool of torch-free workers (SolutionSpec.torch_free)
 
 
 @dataclass(frozen=True)

@@ -412,11 +412,11 @@ def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
 
 def sanitize(value: Any, depth: int = 0) -> Any:
     """What the solution returned, as plain data the wire format carries."""
-    import torch
+    torch = sys.modules.get("torch")  # not imported (a torch-free worker): no value is a tensor
 
     if depth > 32:
         return {REFUSED: "nesting deeper than 32 levels"}
-    if isinstance(value, torch.Tensor):
+    if torch is not None and isinstance(value, torch.Tensor):
         if value.layout != torch.strided or value.is_quantized or value.is_nested:
             return {REFUSED: f"a {value.layout} tensor was returned; return a dense tensor"}
         if type(value) is torch.Tensor or type(value) is torch.nn.Parameter:
@@ -441,7 +441,9 @@ def sanitize(value: Any, depth: int = 0) -> Any:
             if isinstance(value, numpy.generic):
                 return sanitize(value.item(), depth + 1)
             if isinstance(value, numpy.ndarray):
-                return torch.from_numpy(value.copy())
+                from torch import from_numpy  # an array is sent as a tensor: torch is needed now
+
+                return from_numpy(value.copy())
     if isinstance(value, (tuple, list)):
         items = [sanitize(v, depth + 1) for v in value]
         return tuple(items) if isinstance(value, tuple) else items
@@ -455,8 +457,9 @@ def sanitize(value: Any, depth: int = 0) -> Any:
 
 def snapshot(value: Any) -> Any:
     """The gradeable state of an argument: modules and optimizers by their state dicts."""
-    import torch
-
+    torch = sys.modules.get("torch")  # not imported (a torch-free worker): no value is a module or optimizer
+    if torch is None:
+        return sanitize(value)
     if isinstance(value, torch.nn.Module):
         return {k: _plain_tensor(v) for k, v in value.state_dict().items()}
     if isinstance(value, torch.optim.Optimizer):

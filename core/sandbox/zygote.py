@@ -15,6 +15,7 @@ is next idle.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -35,6 +36,7 @@ from infrakata.core.sandbox.gpu import compute_mode_problem, interprets, read_gp
 from infrakata.core.sandbox.procfs import children
 from infrakata.core.sandbox.protocol import (
     NO_IDLE_IMPORTS,
+    TORCH_FREE,
     Event,
     Exited,
     Forked,
@@ -122,6 +124,13 @@ def _warm_imports() -> Ready:
         triton_interpreter.list_builtins_once()
     from infrakata.core.sandbox import child  # noqa: F401 - what every worker runs, imported once here
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
+
+
+def _torch_free_imports() -> Ready:
+    """A torch-free zygote's: only what every worker runs (SolutionSpec.torch_free). No CUDA, no Triton."""
+    from infrakata.core.sandbox import child  # noqa: F401
+
+    return Ready(cuda=False, triton=False, interpret=False)
 
 
 def _orphans(known: set[int]) -> list[int]:
@@ -388,6 +397,7 @@ class Zygote:
         import torch._dynamo  # noqa: F401
         import torch.optim  # noqa: F401
 
+        gc.freeze()  # see main
         self.warm = True
 
     def _refill_spares(self) -> None:
@@ -544,13 +554,17 @@ def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     runtime = Path(sys.argv[2])
     idle_imports = NO_IDLE_IMPORTS not in sys.argv[3:]
+    torch_free = TORCH_FREE in sys.argv[3:]
     # No parent-death signal here: it fires when the spawning *thread* ends. The grader's socket reads
     # end-of-file once the grader is gone, and serve() watches the parent as well.
     from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, ZYGOTE_NAME, prctl
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_NAME, ZYGOTE_NAME)
-    ready = _warm_imports()
+    ready = _torch_free_imports() if torch_free else _warm_imports()
+    # What the imports made is kept for good: out of the collector's sight, a worker's collections never
+    # touch (and so never copy) the hundreds of thousands of objects it shares with this process.
+    gc.freeze()
     confinement = Confinement.prepare(runtime)
     lifeline = os.pipe()
     ready = replace(ready, isolation=_probe(confinement, lifeline[0], (sock.fileno(), lifeline[1])))
@@ -566,7 +580,7 @@ def main() -> None:
     # No CUDA worker where the GPU's compute mode cannot hold them, or the probe failed: the grader refuses
     # CUDA work there.
     cuda_workers = ready.cuda and compute_mode_problem(ready.gpus) is None and not ready.cuda_refusal
-    Zygote(sock, cuda_workers, confinement, ready.isolation, lifeline, idle_imports).serve()
+    Zygote(sock, cuda_workers, confinement, ready.isolation, lifeline, idle_imports and not torch_free).serve()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,107 @@
+"""Torch-free workers (SolutionSpec.torch_free): a run whose solution, problem code and rules import nothing
+beyond Python's standard library is forked from a zygote that never imported torch, whose fork and exit
+cost a millisecond instead of twenty; any other run gets the torch zygote's worker as before. Real workers.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+from infrakata.core.catalog.loading import Catalog, load_problem
+from infrakata.core.grading.calls import solution_spec
+from infrakata.core.grading.runner import Runner
+from infrakata.core.sandbox import procfs
+from infrakata.core.sandbox.pool import WorkerPool
+from infrakata.core.sandbox.protocol import TORCH_FREE
+
+INLINE_CASES = '[[cases]]\nname = "one"\nargs = [1]\n[[cases]]\nname = "two"\nargs = [2]\n'
+
+
+def problem_at(root: Path, reference: str, cases_py: str | None = None, toml: str = INLINE_CASES) -> Path:
+    folder = root / "doubling"
+    folder.mkdir()
+    (folder / "problem.toml").write_text('slug = "doubling"\ntitle = "doubling"\nentry_point = "double"\n'
+                                         'time_limit = 5.0\n' + ("" if cases_py else toml), encoding="utf-8")
+    (folder / "reference.py").write_text(textwrap.dedent(reference), encoding="utf-8")
+    if cases_py is not None:
+        (folder / "cases.py").write_text(textwrap.dedent(cases_py), encoding="utf-8")
+    return folder
+
+
+PLAIN_REFERENCE = "def double(x):\n    return 2 * x\n"
+# Accepted only where torch is not loaded in the worker: it answers the doubling off by one otherwise.
+ONLY_WITHOUT_TORCH = "import sys\n\ndef double(x):\n    return 2 * x + ('torch' in sys.modules)\n"
+
+
+def test_a_run_that_needs_no_torch_has_a_worker_without_it(runner: Runner, tmp_path: Path) -> None:
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    report = runner.run(problem, ONLY_WITHOUT_TORCH, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
+@pytest.mark.parametrize("solution", [
+    "import torch\n\ndef double(x):\n    return int(torch.tensor(x) * 2)\n",
+    "def double(x):\n    from torch import tensor\n    return int(tensor(x) * 2)\n",
+    "import importlib\n\ndef double(x):\n    return int(importlib.import_module('torch').tensor(x) * 2)\n",
+], ids=["import", "import inside the function", "import_module"])
+def test_a_solution_that_uses_torch_is_given_a_worker_with_it(runner: Runner, tmp_path: Path, solution: str) -> None:
+    """Not a torch-free worker that would import torch under the memory limit of one without it."""
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    report = runner.run(problem, solution, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
+def test_inputs_made_with_torch_go_to_a_worker_with_torch(runner: Runner, tmp_path: Path) -> None:
+    """The solution imports nothing, but its inputs are tensors: the problem's code decides too."""
+    cases = """
+        import torch
+
+        def cases():
+            return [{"name": "a vector", "args": [torch.arange(4.0)]}]
+    """
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE, cases))
+    assert not solution_spec(problem, PLAIN_REFERENCE, "s.py", calls=2, cuda=False).torch_free
+    report = runner.run(problem, PLAIN_REFERENCE, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
+def test_which_catalogue_katas_run_without_torch(catalog: Catalog, seeds: Path) -> None:
+    def torch_free(problem_name: str, source: str | None = None) -> bool:
+        problem = catalog.get(problem_name)
+        return solution_spec(problem, source or problem.reference_source, "s.py", calls=2, cuda=False).torch_free
+
+    assert torch_free("adam-optimizer-memory-bytes")
+    with_numpy = "import numpy\n\ndef adam_memory_bytes(n):\n    return 12 * n\n"
+    assert not torch_free("adam-optimizer-memory-bytes", with_numpy)
+    assert not torch_free("tiled-matmul")  # a Triton kata: its rules (launches, eager work) are torch's
+    codestar = load_problem(seeds / "codestar-adam-optimizer-memory-bytes.json")  # its code imports torch
+    assert not solution_spec(codestar, codestar.reference_source, "s.py", calls=2, cuda=False).torch_free
+
+
+def _torch_free_zygotes() -> set[int]:
+    """The torch-free zygotes among this process's descendants, and their spares (forks of them)."""
+    found = set()
+    for pid in procfs.tree(os.getpid()):
+        try:
+            if TORCH_FREE.encode() in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"):
+                found.add(pid)
+        except OSError:  # it has exited meanwhile
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc")
+def test_the_pool_starts_its_torch_free_zygote_when_needed_and_ends_it_with_itself(tmp_path: Path) -> None:
+    pool = WorkerPool()
+    try:
+        before = _torch_free_zygotes()
+        problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+        assert Runner(pool).run(problem, PLAIN_REFERENCE, tmp_path / "s.py").verdict == "accepted"
+        started = _torch_free_zygotes() - before
+        assert len(started & set(procfs.children(os.getpid()))) == 1  # one zygote, started by this process
+    finally:
+        pool.close()
+    assert not started & _torch_free_zygotes()
