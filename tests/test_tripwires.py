@@ -157,6 +157,49 @@ def test_the_worker_counts_each_calls_launches(pool):
     assert (big.status, big.launches, small.launches) == ("ok", 3, 1)
 
 
+AUTOTUNED = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 32})], key=["n"])
+@triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@triton.jit
+def _copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def softmax_rows(x):
+    out = torch.empty_like(x)
+    _copy[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)](x, out, x.numel())
+    return out
+"""
+
+
+def test_an_autotuned_launch_counts_once_with_the_runs_it_makes(pool):
+    """An autotuner's run wraps a heuristics' run, which wraps the kernel's (and on a GPU, the autotuner runs
+    the kernel once per config to choose one): one launch of the call's, so that an autotuned kernel keeps
+    to a kata's launches_per_call. (The interpreter cannot time configs: one config here.)"""
+    problem = CATALOG.problems["fused-row-softmax"]
+    spec = solution_spec(problem, AUTOTUNED, "/tmp/autotuned.py", calls=2, cuda=False)
+    with pool.open(spec, problem.limits.load_timeout(False)) as worker:
+        assert worker.load_error is None, worker.load_error
+        first = worker.call((torch.randn(4, 8),), {}, timeout=60)
+        second = worker.call((torch.randn(4, 8),), {}, timeout=60)
+    assert (first.status, first.launches, second.launches) == ("ok", 1, 1), first.error
+
+
+def test_a_launch_cap_needs_the_launch_rule(tmp_path):
+    folder = tmp_path / "fused-row-softmax"
+    shutil.copytree(Path(CATALOG.problems["fused-row-softmax"].folder), folder,
+                    ignore=shutil.ignore_patterns("wrong", "__pycache__"))
+    toml = folder / "problem.toml"
+    toml.write_text(toml.read_text().replace("triton_launch = true", "launches_per_call = 1"))
+    with pytest.raises(ProblemError, match="launches_per_call.*needs triton_launch = true"):
+        load_problem(folder)
+
+
 @pytest.mark.parametrize("launches", [-1, 1 << 31, 2.0, True, "3", None])
 def test_a_launch_count_that_is_not_a_count_is_refused_at_the_boundary(launches):
     raw = reply_to_wire(Reply("ok", 1.0, seq=1, launches=2))

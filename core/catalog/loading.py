@@ -306,8 +306,16 @@ def _grading(fields: _Fields) -> GradingRules:
         exact_types=fields.get("exact_types", bool, False),
         autograd=fields.get("autograd", bool, True),
         triton_launch=fields.get("triton_launch", bool, False),
+        launches_per_call=_launches_per_call(fields),
         eager=_eager(fields),
     )
+
+
+def _launches_per_call(fields: _Fields) -> int:
+    launches: int = fields.get("launches_per_call", int, 0, lambda v: v >= 0, "a whole number >= 0 (0: any number)")
+    if launches and not fields.get("triton_launch", bool, False):
+        raise fields.error("launches_per_call", "counts Triton launches: it needs triton_launch = true")
+    return launches
 
 
 def _eager(fields: _Fields) -> EagerRule:

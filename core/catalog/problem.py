@@ -48,6 +48,7 @@ class GradingRules:
     # The technique, enforced in the solution's worker (core/sandbox/tripwires.py):
     autograd: bool = True  # False: every backward pass is refused (a kata that derives gradients by hand)
     triton_launch: bool = False  # True: each call must launch a Triton kernel (kernel katas)
+    launches_per_call: int = 0  # with triton_launch: at most this many launches per call (0: any number)
     eager: EagerRule = "any"  # "views": outside its launches, a call only allocates and takes views
 
 

@@ -173,3 +173,13 @@ NO_LAUNCH_MESSAGE = ("no Triton kernel was launched during the call: this kata g
 def no_launch_case(index: int, name: str, outcome: CallResult, entry_line: int | None) -> CaseResult:
     """A kernel kata's call that returned without launching a Triton kernel ([grading] triton_launch)."""
     return CaseResult(index, name, "error", outcome.time_ms, NO_LAUNCH_MESSAGE, entry_line, cause="forbidden")
+
+
+def too_many_launches_case(index: int, name: str, outcome: CallResult, entry_line: int | None,
+                           allowed: int) -> CaseResult:
+    """A kernel kata's call that launched more Triton kernels than its statement allows ([grading]
+    launches_per_call): a loop of launches where one kernel should cover the whole call."""
+    one = "one launch" if allowed == 1 else f"{allowed} launches"
+    message = (f"the call launched {outcome.launches} Triton kernels where this kata allows {one}: the whole "
+               f"call's work belongs in {one}, not a launch per expert, block or row")
+    return CaseResult(index, name, "error", outcome.time_ms, message, entry_line, cause="forbidden")

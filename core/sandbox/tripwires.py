@@ -16,6 +16,7 @@ import importlib
 import inspect
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType, ModuleType
@@ -149,26 +150,36 @@ def _autograd_off() -> None:
 
 
 _launches = 0
+# A launch's own launches (an autotuner's benchmark of each config, a heuristics' kernel) are one launch of the
+# call's: counted at the outermost `run` on each thread.
+_inside_launch = threading.local()
 
 
 def _counting(run: Callable[..., Any]) -> Callable[..., Any]:
     def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
         global _launches
-        if not kwargs.get("warmup"):
+        depth = getattr(_inside_launch, "depth", 0)
+        if not depth and not kwargs.get("warmup"):
             _launches += 1
-        return run(self, *args, **kwargs)
+        _inside_launch.depth = depth + 1
+        try:
+            return run(self, *args, **kwargs)
+        finally:
+            _inside_launch.depth = depth
     return counted
 
 
 def _kernel_classes() -> list[type]:
     """Every launch, `kernel[grid](...)` and an autotuner's or heuristics' alike, ends in `run` of a compiled
-    JITFunction (CUDA) or, through the interpreter (TRITON_INTERPRET=1, on the CPU), an InterpretedFunction.
-    [] without Triton: nothing can launch, and a kernel problem says why when its solution imports it."""
+    JITFunction (CUDA) or, through the interpreter (TRITON_INTERPRET=1, on the CPU), an InterpretedFunction;
+    an autotuner's or heuristics' `run` is around it. [] without Triton: nothing can launch, and a kernel
+    problem says why when its solution imports it."""
     try:
+        from triton.runtime.autotuner import Autotuner, Heuristics
         from triton.runtime.jit import JITFunction
     except ImportError:
         return []
-    kernels: list[type] = [JITFunction]
+    kernels: list[type] = [JITFunction, Autotuner, Heuristics]
     if os.environ.get("TRITON_INTERPRET") == "1":
         from triton.runtime.interpreter import InterpretedFunction
 
@@ -344,12 +355,7 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         refuse.__doc__ = getattr(original, "__doc__", None)
         return refuse
 
-    launchers = _kernel_classes()
-    if launchers:  # the autotuner's and heuristics' run around a kernel's (an autotuner's restore_value clones)
-        from triton.runtime.autotuner import Autotuner, Heuristics
-
-        launchers += [Autotuner, Heuristics]
-    for cls in launchers:
+    for cls in _kernel_classes():  # the autotuner's run around a kernel's too (its restore_value clones)
         cls.run = launch(cls.run)  # type: ignore[attr-defined]
     for name in _HOST_READS:
         setattr(torch.Tensor, name, refusing(f"Tensor.{name}", getattr(torch.Tensor, name),
