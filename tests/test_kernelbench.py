@@ -100,6 +100,50 @@ def test_a_correct_model_new_is_accepted_through_kata_run(tmp_path):
     assert len(report["cases"]) == 6
 
 
+# 96 MiB of input per trial, summed to 24 numbers: what a grader that made the trials' inputs itself would hold.
+ROW_SUMS = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x.sum(dim=1)
+
+
+batch_size = 24
+dim = 1 << 20
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process tree's peak memory")
+def test_the_grader_sends_seeds_and_holds_no_trials_inputs(tmp_path):
+    """Every worker makes a trial's inputs from its seeds: six trials of 96 MiB are never made, sent or kept by
+    the grader, whose process tree then peaks at one worker's inputs (and torch), not at the trials' inputs."""
+    problem = tmp_path / "1_Row_sums.py"
+    problem.write_text(ROW_SUMS, encoding="utf-8")
+    solution = tmp_path / "solution.py"
+    solution.write_text(ROW_SUMS.replace("class Model(", "class ModelNew("), encoding="utf-8")
+    # The peak resident size of `kata run` and everything it started, reaped: a process of its own measures it.
+    measure = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+               "print(done.stdout); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", measure, str(KATA), "run", str(solution), "--problem", str(problem),
+                           "--json"], capture_output=True, text=True, timeout=600, cwd=tmp_path, check=True)
+    *report, peak_kib = done.stdout.strip().splitlines()
+    assert json.loads("\n".join(report))["verdict"] == "accepted"
+    assert int(peak_kib) < 700 * 1024, f"peak {int(peak_kib) >> 10} MiB"
+
+
 @pytest.mark.skipif(CUDA, reason="without CUDA only: there the speed-up is measured")
 def test_kata_bench_rejects_a_wrong_model_new_on_its_trial_and_line(tmp_path):
     solution = FIXTURES / "solutions" / "leaky_relu_wrong_slope.py"

@@ -2,8 +2,8 @@
 over torch.compile(Model).
 
 The repetitions follow the kata benchmark's method (core/bench/benchmark.py, docs/KERNELS.md): warm-up calls on
-a throwaway input set, then each repetition on fresh inputs (`get_inputs()` after a seed of its own, made here,
-in the trusted grader, and sent only when the repetition starts), the device's L2 flushed before it, bracketed
+a throwaway input set, then each repetition on fresh inputs (`get_inputs()` after a seed of its own, made in
+each worker from the seed it is sent when the repetition starts), the device's L2 flushed before it, bracketed
 by CUDA events behind a device spin; every repetition's output checked on the device in the reference's worker
 (the solution's process stopped meanwhile), which times Model, and torch.compile(Model), on the same inputs.
 The figure is the speed-up: Model's best time over ModelNew's (in "x eager"). Without CUDA the repetitions run
@@ -127,11 +127,13 @@ class _Repetitions:
         import torch
 
         shared_files = SharedFiles()
-        init_inputs, warm_inputs = self.module.make(kernelbench.INIT_SEED, WARMUP_SEED)
-        first = next((x for x in warm_inputs if isinstance(x, torch.Tensor)), None)
+        try:  # the shape reported: the first input's, sized on the meta device (the workers make the inputs)
+            sized = self.module.sized_inputs(WARMUP_SEED)
+        except GradingError:
+            sized = []
+        first = next((x for x in sized if isinstance(x, torch.Tensor)), None)
         shape = ShapeResult(tuple(first.shape) if first is not None else (), "timed" if self.cuda else "correctness")
-        base = {"init_seed": kernelbench.INIT_SEED, "init_inputs": init_inputs,
-                "device": "cuda" if self.cuda else "cpu", "timed": self.cuda,
+        base = {"init_seed": kernelbench.INIT_SEED, "device": "cuda" if self.cuda else "cpu", "timed": self.cuda,
                 "spin_ms": SPIN_MS if self.cuda else 0.0, "compiled": self.cuda,
                 "tolerance": vars(Tolerance(self.problem.atol, self.problem.rtol))}
         reps: list[tuple[float | None, float]] = []
@@ -145,7 +147,7 @@ class _Repetitions:
                 if solution.load_error is not None:
                     failed = error_case(1, "load", CallResult("error", error=solution.load_error), None)
                     raise Rejected(f"the solution failed to load: {failed.message}", failed.line)
-                warm = {**base, "inputs": warm_inputs, "seed": WARMUP_SEED, "warmup": self.warmup, "repeat": False}
+                warm = {**base, "seed": WARMUP_SEED, "warmup": self.warmup, "repeat": False}
                 where = "warming up"
                 outcome, _ = self._ask(solution, TIME_TRIAL, warm, self.problem.limits.shape_timeout(self.warmup))
                 if outcome.status != "ok":
@@ -158,8 +160,7 @@ class _Repetitions:
                 for index in range(self.count):
                     seed = TIMED_SEED + index
                     where = f"repetition {index + 1} of {self.count} (the inputs of seed {seed})"
-                    _, inputs = self.module.make(kernelbench.INIT_SEED, seed)
-                    payload = {**base, "inputs": inputs, "seed": seed, "warmup": 0, "repeat": True}
+                    payload = {**base, "seed": seed, "warmup": 0, "repeat": True}
                     timeout = self.problem.limits.shape_timeout(1)
                     outcome, host_ms = self._ask(solution, TIME_TRIAL, payload, timeout)
                     if outcome.status != "ok":

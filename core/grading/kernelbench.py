@@ -5,11 +5,13 @@ weights are equal), then called on `num_correct_trials` (5) trials, each drawing
 `get_inputs()` after a seed of its own (derived from 42 as KernelBench derives them), and their outputs
 agree within atol = rtol = 1e-2. A sixth trial, hidden, draws its seeds anew at every grading.
 
-The problem's code is trusted: `get_inputs()` runs here and the reference's `Model` in a worker of its own
-(core/grading/kernelbench_worker.py), its outputs kept per problem version and device. The solution's
-worker is sent a trial's inputs and seeds only, never the problem's code or what it expects; it builds and
-calls `ModelNew` in a trusted harness, which reports the inputs the call wrote to. docs/KERNELS.md
-(KernelBench problems) says what this holds against.
+The problem's code is trusted: the reference's `Model` runs in a worker of its own
+(core/grading/kernelbench_worker.py), its outputs kept per problem version and device. Each worker makes a
+trial's inputs itself from the trial's seeds, with the problem's `get_inputs()` loaded before the solution;
+only the seeds cross the wire, never tensors (a KernelBench file's inputs may be gigabytes), and here the
+file runs only to size its inputs on the meta device. The solution's worker is never sent what it is
+expected to return; it builds and calls `ModelNew` in a trusted harness, which reports the inputs the call
+wrote to. docs/KERNELS.md (KernelBench problems) says what this holds against.
 """
 
 from __future__ import annotations
@@ -52,10 +54,8 @@ _SEEDING = threading.Lock()
 @dataclass(frozen=True)
 class Trial:
     name: str
-    init_seed: int
-    seed: int
-    init_inputs: list[Any]
-    inputs: list[Any]
+    init_seed: int  # the weights' and get_init_inputs()'s seed
+    seed: int  # get_inputs()'s and the forward call's
     expected: Any = None
     fresh: bool = False  # drawn at this grading: hidden, inputs and all
 
@@ -70,7 +70,8 @@ def trial_seeds(count: int = TRIALS, seed: int = INIT_SEED) -> list[int]:
 
 
 class _Module:
-    """The problem's file run here (trusted): its get_inputs and get_init_inputs, and its size constants."""
+    """The problem's file run here (trusted), to size its inputs: its get_inputs and get_init_inputs on the meta
+    device, and its size constants."""
 
     def __init__(self, problem: Problem):
         self.problem = problem
@@ -82,30 +83,29 @@ class _Module:
             raise GradingError(f"{problem.source_path}: the problem's module failed to run: "
                                f"{type(error).__name__}: {error}") from error
 
-    def make(self, init_seed: int, seed: int, device: str = "cpu") -> tuple[list[Any], list[Any]]:
-        """(init inputs, inputs), each after its seed, as KernelBench makes them; `device` "meta" sizes them
-        without allocating anything."""
+    def sized_inputs(self, seed: int = INIT_SEED) -> list[Any]:
+        """A trial's inputs made on the meta device, after its seed: their shapes and dtypes, nothing allocated.
+        GradingError where get_inputs() or get_init_inputs() cannot run there."""
         import torch
 
-        with _SEEDING, torch.random.fork_rng(devices=[]), torch.device(device):
+        with _SEEDING, torch.random.fork_rng(devices=[]), torch.device("meta"):
             try:
-                torch.manual_seed(init_seed)
-                init_inputs = list(self.namespace["get_init_inputs"]())
+                torch.manual_seed(INIT_SEED)
+                self.namespace["get_init_inputs"]()
                 torch.manual_seed(seed)
-                inputs = list(self.namespace["get_inputs"]())
+                return list(self.namespace["get_inputs"]())
             except Exception as error:
                 raise GradingError(f"{self.problem.source_path}: get_inputs() or get_init_inputs() failed: "
                                    f"{type(error).__name__}: {error}") from error
-        return init_inputs, inputs
 
     def check_size(self) -> None:
         """Refuse, on the CPU, inputs over the budget (sized on the meta device, so nothing is allocated)."""
         import torch
 
         try:
-            _, inputs = self.make(INIT_SEED, INIT_SEED, "meta")
+            inputs = self.sized_inputs()
         except GradingError:
-            return  # not sizable without allocating: made for real, where a failure says why
+            return  # not sizable without allocating: made for real in the workers, where a failure says why
         size = sum(x.numel() * x.element_size() for x in inputs if isinstance(x, torch.Tensor))
         if size <= CPU_INPUT_BUDGET_BYTES:
             return
@@ -148,7 +148,6 @@ def forward_parameters(source: str) -> list[str]:
 @dataclass
 class _Prepared:
     version: tuple[Any, ...]
-    module: _Module
     trials: list[Trial]
 
 
@@ -193,8 +192,8 @@ class _Reference:
 
 
 def _payload(trial: Trial, device: str, level: TraceLevel) -> dict[str, Any]:
-    return {"init_seed": trial.init_seed, "init_inputs": trial.init_inputs, "seed": trial.seed,
-            "inputs": trial.inputs, "device": device, "trace": level}
+    """A trial's request: its seeds (the worker makes the inputs), never tensors."""
+    return {"init_seed": trial.init_seed, "seed": trial.seed, "device": device, "trace": level}
 
 
 def prepare(runner: Runner, problem: Problem, device: str) -> _Prepared:
@@ -205,27 +204,23 @@ def prepare(runner: Runner, problem: Problem, device: str) -> _Prepared:
         cached = cache.get(problem.source_path)
         if cached is not None and cached.version == version:
             return cached
-        module = _Module(problem)
+        module = _Module(problem)  # the file runs (or says why not) before a worker is opened for it
         if device == "cpu":
             module.check_size()
-        trials = []
-        for index, seed in enumerate(trial_seeds(), 1):
-            init_inputs, inputs = module.make(INIT_SEED, seed)
-            trials.append(Trial(f"trial {index} (seed {seed})", INIT_SEED, seed, init_inputs, inputs))
+        trials = [Trial(f"trial {index} (seed {seed})", INIT_SEED, seed) for index, seed in enumerate(trial_seeds(), 1)]
         with _Reference(problem, runner.pool, device, len(trials)) as reference:
             trials = [reference(trial) for trial in trials]
-        cache[problem.source_path] = prepared = _Prepared(version, module, trials)
+        cache[problem.source_path] = prepared = _Prepared(version, trials)
         return prepared
 
 
 def fresh_trial(runner: Runner, problem: Problem, device: str, seed: int | None) -> Trial:
     """The hidden trial: its weights' and inputs' seeds drawn at every grading (or `seed` for both)."""
-    prepared = prepare(runner, problem, device)
+    prepare(runner, problem, device)  # the problem's checks, before a worker is opened for it
     init_seed = secrets.randbits(32) if seed is None else seed
     seed = secrets.randbits(32) if seed is None else seed
-    init_inputs, inputs = prepared.module.make(init_seed, seed)
     with _Reference(problem, runner.pool, device, 1) as reference:
-        return reference(Trial(FRESH_CASE_NAME, init_seed, seed, init_inputs, inputs, fresh=True))
+        return reference(Trial(FRESH_CASE_NAME, init_seed, seed, fresh=True))
 
 
 def case_names() -> list[str]:

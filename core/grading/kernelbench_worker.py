@@ -1,13 +1,19 @@
 """A KernelBench trial, run in a worker (core/grading/kernelbench.py is the grader's side).
 
-The solution's worker runs `trial` on its `ModelNew`, the reference's (trusted code only) on `Model`:
-both models are built after the same seed, then called on the trial's inputs, which the grader made and
-sent. The sandbox imports this module before it loads the solution (`SolutionSpec.preload`), so the
-functions taken here are torch's own even if the solution replaces them later.
+The solution's worker runs `trial` on its `ModelNew`, the reference's (trusted code only) on `Model`: each
+makes the trial's inputs itself, with the problem's own get_init_inputs() and get_inputs() after the trial's
+seeds (as KernelBench makes them: on the CPU, each after its seed), builds its model after the same seed, and
+calls it on them. Only seeds cross the wire: a KernelBench file's inputs may be gigabytes. The sandbox
+loads the problem's file as trusted code (`SolutionSpec.problem_modules`) and imports this module before it
+loads the solution (`SolutionSpec.preload`), so the makers and functions taken here are the problem's and
+torch's own even if the solution replaces them later; and inputs a solution spoils in its own worker only
+fail its own comparison, with the reference's outputs made on the reference's inputs.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -27,6 +33,29 @@ _empty_cache, _zero, _l2_flush_buffer = timing._empty_cache, timing._zero, timin
 _export, _import = timing.export_output, timing.import_output
 
 
+def _problem_makers() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
+    """get_init_inputs and get_inputs of the KernelBench problem this worker loaded (kinds.KernelBench's
+    trusted module, loaded before this one), or None in a worker that has none."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("infrakata_problem_") and name.endswith("_kernelbench"):
+            return module.get_init_inputs, module.get_inputs
+    return None
+
+
+_makers = _problem_makers()
+
+
+def _made(payload: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """(init inputs, inputs): made here from the payload's init_seed and seed, on the CPU."""
+    if _makers is None:
+        raise RuntimeError("no KernelBench problem is loaded in this worker to make the trial's inputs")
+    get_init_inputs, get_inputs = _makers
+    _manual_seed(payload["init_seed"])
+    init_inputs = list(get_init_inputs())
+    _manual_seed(payload["seed"])
+    return init_inputs, list(get_inputs())
+
+
 def _to(value: Any, device: str) -> Any:
     if isinstance(value, torch.Tensor):
         return value.to(device)
@@ -36,18 +65,20 @@ def _to(value: Any, device: str) -> Any:
 
 
 def trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
-    """Build `entry(*init_inputs)` after `init_seed`, call it on `inputs` after `seed`, on `device`.
+    """Make the trial's inputs (_made), build `entry(*init_inputs)` after `init_seed`, call it on the inputs
+    after `seed`, on `device`.
 
-    payload: init_seed, init_inputs, seed, inputs, device, trace (what to record of the forward call:
-    core/sandbox/trace.py). -> {"output", "recording" (its wire form), "changed": the positions of the
-    inputs the call wrote to}. Every stream of the device is synchronised before the output is sent, so
-    work left on a side stream is in it or not, as it stands once the call has returned.
+    payload: init_seed, seed, device, trace (what to record of the forward call: core/sandbox/trace.py).
+    -> {"output", "recording" (its wire form), "changed": the positions of the inputs the call wrote to}. Every
+    stream of the device is synchronised before the output is sent, so work left on a side stream is in it
+    or not, as it stands once the call has returned.
     """
     device = payload["device"]
-    inputs = _to(list(payload["inputs"]), device)
+    init_inputs, made = _made(payload)
+    inputs = _to(made, device)
     before = [_clone(x) if isinstance(x, torch.Tensor) else None for x in inputs]
     _manual_seed(payload["init_seed"])
-    model = entry(*_to(list(payload["init_inputs"]), device))
+    model = entry(*_to(init_inputs, device))
     if isinstance(model, torch.nn.Module):
         model = model.to(device)
     _manual_seed(payload["seed"])
@@ -70,12 +101,12 @@ _models: dict[tuple[int, bool], Any] = {}  # the models this worker times, each 
 _kept_output: Any = None  # the solution's last output, alive while the trusted worker checks it
 
 
-def _built(entry: Any, payload: dict[str, Any], compiled: bool) -> Any:
+def _built(entry: Any, payload: dict[str, Any], init_inputs: list[Any], compiled: bool) -> Any:
     key = (payload["init_seed"], compiled)
     if key not in _models:
         device = payload["device"]
         _manual_seed(payload["init_seed"])
-        model = entry(*_to(list(payload["init_inputs"]), device))
+        model = entry(*_to(init_inputs, device))
         if isinstance(model, torch.nn.Module):
             model = model.to(device)
         _models[key] = _compile(model) if compiled else model
@@ -84,19 +115,21 @@ def _built(entry: Any, payload: dict[str, Any], compiled: bool) -> Any:
 
 def _timed(entry: Any, payload: dict[str, Any],
            compiled: bool = False) -> tuple[Any, list[dict[str, float | None]], float]:
-    """The model's warm-up calls, then (unless this is a warm-up request) one repetition on the payload's inputs,
-    after the device's L2 is flushed, timed as core/bench/timing.py times a kata's call. -> (its output, its
-    repetitions, the time the request spent besides the call: moving the inputs, the flush)."""
+    """The model's warm-up calls, then (unless this is a warm-up request) one repetition on the inputs of the
+    payload's seeds, after the device's L2 is flushed, timed as core/bench/timing.py times a kata's call.
+    -> (its output, its repetitions, the time the request spent besides the call: making and moving the
+    inputs, the flush)."""
     began = _perf_counter()
-    model = _built(entry, payload, compiled)
+    init_inputs, inputs = _made(payload)
+    model = _built(entry, payload, init_inputs, compiled)
     device, timed = payload["device"], payload["timed"]
     output: Any = None
     reps: list[dict[str, float | None]] = []
     with _no_grad():
         for _ in range(payload["warmup"]):
-            model(*_to(list(payload["inputs"]), device))
+            model(*_to(inputs, device))
         if payload["repeat"]:
-            args = tuple(_to(list(payload["inputs"]), device))
+            args = tuple(_to(inputs, device))
             if timed:
                 _synchronize()
                 _empty_cache()
@@ -112,7 +145,7 @@ def time_trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
     """The solution's side of a benchmark repetition: ModelNew built once (after init_seed, from init_inputs),
     warmed up `warmup` times, then called on `inputs` after `seed` (unless `repeat` is false).
 
-    payload: init_seed, init_inputs, seed, inputs, device, warmup, repeat, timed, spin_ms.
+    payload: init_seed, seed, device, warmup, repeat, timed, spin_ms.
     -> {"reps", "output" (exported: on CUDA, IPC handles to it, kept alive here until the next request),
     "replaced", "overhead_ms"}
     """
