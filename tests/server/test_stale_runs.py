@@ -42,12 +42,13 @@ def _killed_or_gone(pid: int) -> bool:
 
 
 def _workers(client: KataClient) -> list[int]:
-    """Solution processes still running: the live children of the server's zygote, but for the
-    workers it keeps started ahead of need (named kata-spare until they are given a run)."""
+    """Solution processes still running: the live children of the server's zygotes (the torch-free one too,
+    once a run needed it), but for the workers they keep started ahead of need (named kata-spare until they
+    are given a run)."""
     zygotes = [pid for pid in _children(client._server.pid)
                if b"infrakata.core.sandbox.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    assert len(zygotes) == 1
-    return [pid for pid in _children(zygotes[0])
+    assert zygotes
+    return [pid for zygote in zygotes for pid in _children(zygote)
             if not _killed_or_gone(pid) and _name(pid) != SPARE_NAME.decode()]
 
 
