@@ -42,9 +42,9 @@ def cases():
 
 
 def fresh(seed):
-    """Random inputs, new at every grading (never shown): 0 to 3 leading dimensions (empty ones too), d from 1,
-    float32 or float64, eps left out or set, constant rows, rows offset by up to 1000 (in float32 with a spread of 1
-    or more over 16 values or more), variances near eps (in float64 only)."""
+    """Random inputs, new at every grading (never shown): 0 to 3 leading dimensions (empty ones too), d from 1
+    (from 2 in float32), float32 or float64, eps left out or set, constant rows (in float64 only), rows offset by up
+    to 1000 (in float32 with a spread of 1 or more over 16 values or more), variances near eps (in float64 only)."""
     g = torch.Generator().manual_seed(seed)
 
     def draw(*choices):
@@ -62,6 +62,12 @@ def fresh(seed):
     for n in lead:
         rows *= n
     dtype = draw(F32, F64)
+    # A constant row's x_hat is 0 only where its mean comes out exact. float32 arithmetic that does not (torch's
+    # own layer_norm) leaves rounding that 1 / sqrt(eps) amplifies past the tolerance on a few draws in a
+    # thousand: float32's constant rows are the fixed cases' (a row of 8 or 16, a row of one); the fresh draws'
+    # are float64's.
+    if dtype == F32 and d == 1:
+        d, shape = 2, (*lead, 2)
     eps = draw(None, 1e-5, 1e-6, 1e-4, 1e-3)
     offset = draw(0.0, 0.0, 1000.0 * (2 * float(torch.rand((), generator=g)) - 1))
     scale = draw(1.0, 0.1, 5.0, 1e-3 if dtype == F64 and offset == 0.0 else 1.0)
@@ -70,6 +76,6 @@ def fresh(seed):
         # shorter row's sample variance can be far below it)
         scale, rows = draw(1.0, 5.0), min(rows, 8)
         shape = (rows, min(max(d, 16), 128))
-    constant_rows = tuple(r for r in range(rows) if below(8) == 0)
+    constant_rows = tuple(r for r in range(rows) if below(8) == 0) if dtype == F64 else ()
     return {"args": _random(below(2 ** 31), shape, dtype=dtype, offset=offset, constant_rows=constant_rows,
                             zero_grad=below(10) == 0, eps=eps, scale=scale)}
