@@ -26,7 +26,7 @@ from infrakata.core.catalog.problem import Benchmark, Gate, Problem
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison
-from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, GradingError, error_case
+from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, GradingError, error_case, too_many_launches_message
 from infrakata.core.grading.runner import tolerance_of
 from infrakata.core.limits import COPY_TIMEOUT_S
 from infrakata.core.progress import store
@@ -302,7 +302,8 @@ class _BenchWorkers:
             if outcome.status != "ok":
                 failed = error_case(1, where, outcome, None)
                 raise Rejected(f"{where}: {failed.message}", failed.line)
-            (rep,), output, _ = read_timing(outcome.value, where)
+            allowed = self.problem.grading.launches_per_call
+            (rep,), output, _ = read_timing(outcome.value, where, launches_allowed=allowed)
             self.shared_files.note(output, solution.pid)
             # Stopped, nothing the solution left running (a thread, a process) can change the output
             # between its repetition and the check.
@@ -376,8 +377,10 @@ def ask(worker: Worker, target: str, payload: dict[str, Any], timeout: float,
     return result, (time.perf_counter() - started) * 1e3
 
 
-def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tuple[float | None, float]], Any, float]:
+def read_timing(value: Any, where: str, repetitions: int = 1,
+                launches_allowed: int = 0) -> tuple[list[tuple[float | None, float]], Any, float]:
     """The timing harness's answer, validated: a solution may have tampered with the harness itself.
+    `launches_allowed`: the kata's launches per call ([grading] launches_per_call; 0: any number).
     -> (its repetitions as (device ms, wall ms), its output, the time it spent besides the calls)."""
     try:
         reps = [(None if r["device_ms"] is None else float(r["device_ms"]), float(r["wall_ms"]))
@@ -385,6 +388,7 @@ def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tupl
         replaced = [str(name) for name in value["replaced"]]
         output, overhead_ms = value["output"], float(value["overhead_ms"])
         threads_left = max([float(r.get("threads_left") or 0.0) for r in value["reps"]], default=0.0)
+        launches = max([int(r.get("launches") or 0) for r in value["reps"]], default=0)
     except (TypeError, KeyError, ValueError) as error:
         raise Rejected(f"{where}: the timing harness's answer was malformed ({type(error).__name__}: {error}): "
                         f"the solution interfered with the harness") from None
@@ -394,6 +398,8 @@ def read_timing(value: Any, where: str, repetitions: int = 1) -> tuple[list[tupl
     if len(reps) != repetitions:
         raise Rejected(f"{where}: the timing harness answered for {len(reps)} repetitions where {repetitions} "
                         f"were asked: the solution interfered with the harness")
+    if launches_allowed and launches > launches_allowed:
+        raise Rejected(f"{where}: {too_many_launches_message(launches, launches_allowed)}")
     if threads_left > 0:
         raise Rejected(f"{where}: the call left a thread it started running after it returned: what that thread "
                         f"does is in no repetition's time (on CUDA its writes would even reach the output as it is "

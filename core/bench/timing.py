@@ -21,6 +21,7 @@ import torch
 from infrakata.core.sandbox import tripwires
 
 _perf_counter = time.perf_counter
+_launches_so_far = tripwires.launches_so_far
 _active_count = threading.active_count
 _synchronize = torch.cuda.synchronize
 _sleep: Callable[[int], None] = torch.cuda._sleep  # spins the device for a number of its clock cycles
@@ -104,13 +105,15 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool,
     work before the first launch happens while the device is still busy (as in the seed, behind its
     input generation) and the events bracket the call's device work alone. The wall time includes the
     spin. -> (its output, {"device_ms", "wall_ms", "threads_left": the threads the call started that still run
-    once it has returned, whose work no clock of the call's sees})."""
-    threads = _active_count()
+    once it has returned, whose work no clock of the call's sees, "launches": its Triton launches, where the kata
+    counts them})."""
+    threads, launched = _active_count(), _launches_so_far()
     if not timed:
         started = _perf_counter()
         output = fn(*args)
         wall_ms = (_perf_counter() - started) * 1e3
-        return output, {"device_ms": None, "wall_ms": wall_ms, "threads_left": float(_active_count() - threads)}
+        return output, {"device_ms": None, "wall_ms": wall_ms, "threads_left": float(_active_count() - threads),
+                        "launches": float(_launches_so_far() - launched)}
     cycles = _spin_cycles(spin_ms)
     _synchronize()
     start, end = _Event(enable_timing=True), _Event(enable_timing=True)
@@ -123,7 +126,7 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], timed: bool,
     _synchronize()
     wall_ms = (_perf_counter() - started) * 1e3
     return output, {"device_ms": _EVENT_METHODS["elapsed_time"](start, end), "wall_ms": wall_ms,
-                    "threads_left": float(_active_count() - threads)}
+                    "threads_left": float(_active_count() - threads), "launches": float(_launches_so_far() - launched)}
 
 
 def _run_reps(entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:

@@ -179,7 +179,11 @@ def too_many_launches_case(index: int, name: str, outcome: CallResult, entry_lin
                            allowed: int) -> CaseResult:
     """A kernel kata's call that launched more Triton kernels than its statement allows ([grading]
     launches_per_call): a loop of launches where one kernel should cover the whole call."""
+    return CaseResult(index, name, "error", outcome.time_ms, too_many_launches_message(outcome.launches, allowed),
+                      entry_line, cause="forbidden")
+
+
+def too_many_launches_message(launches: int, allowed: int) -> str:
     one = "one launch" if allowed == 1 else f"{allowed} launches"
-    message = (f"the call launched {outcome.launches} Triton kernels where this kata allows {one}: the whole "
-               f"call's work belongs in {one}, not a launch per expert, block or row")
-    return CaseResult(index, name, "error", outcome.time_ms, message, entry_line, cause="forbidden")
+    return (f"the call launched {launches} Triton kernels where this kata allows {one}: the whole call's work "
+            f"belongs in {one}, not a launch per expert, block or row")

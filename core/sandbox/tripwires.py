@@ -402,6 +402,11 @@ def install(calls: tuple[str, ...], autograd: bool = True, count_launches: bool 
         _guarded = _eager_guard()
 
 
+def launches_so_far() -> int:
+    """The Triton launches counted since launches() last took the count (the benchmark's per-call count)."""
+    return _launches
+
+
 def launches() -> int:
     """The Triton launches since the last call to this function."""
     global _launches
