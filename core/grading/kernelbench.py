@@ -85,18 +85,16 @@ class _Module:
 
     def sized_inputs(self, seed: int = INIT_SEED) -> list[Any]:
         """A trial's inputs made on the meta device, after its seed: their shapes and dtypes, nothing allocated.
-        GradingError where get_inputs() or get_init_inputs() cannot run there."""
+        GradingError where get_inputs() cannot run there."""
         import torch
 
         with _SEEDING, torch.random.fork_rng(devices=[]), torch.device("meta"):
             try:
-                torch.manual_seed(INIT_SEED)
-                self.namespace["get_init_inputs"]()
                 torch.manual_seed(seed)
                 return list(self.namespace["get_inputs"]())
             except Exception as error:
-                raise GradingError(f"{self.problem.source_path}: get_inputs() or get_init_inputs() failed: "
-                                   f"{type(error).__name__}: {error}") from error
+                raise GradingError(f"{self.problem.source_path}: get_inputs() failed: {type(error).__name__}: "
+                                   f"{error}") from error
 
     def check_size(self) -> None:
         """Refuse, on the CPU, inputs over the budget (sized on the meta device, so nothing is allocated)."""
