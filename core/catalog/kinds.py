@@ -93,8 +93,9 @@ class ProblemKind(Protocol):
         inputs); sent as source, since a worker may not read the problem's folder."""
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
-        """The sources of the problem's own code that makes what reaches a solution (its inputs, the calls
-        that drive it) and the expected outputs: a worker needs torch only if one of them imports it."""
+        """The sources of the problem's own code, besides its trusted modules, that makes what reaches a
+        solution (the calls that drive it) and the expected outputs: with the trusted modules, what decides
+        whether a worker needs torch (calls.solution_spec)."""
 
     def reference_filename(self, problem: Problem) -> str:
         ...
@@ -138,7 +139,7 @@ class Native:
         return ((problem.module_name("cases"), str(cases), cases.read_text(encoding="utf-8")),)
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
-        return (problem.reference_source, *(source for _, _, source in self.trusted_modules(problem)))
+        return (problem.reference_source,)
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.folder / "reference.py")
@@ -236,7 +237,7 @@ class KernelBench:
         return ((problem.module_name("kernelbench"), str(problem.source_path), problem.reference_source),)
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
-        return (problem.reference_source,)
+        return ()  # the file is its trusted module
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.source_path)

@@ -36,13 +36,16 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
     # A tripwire on a module's function imports that module; autograd off, launches and eager work are torch's.
     rules_need_torch = not autograd or count_launches or eager_views or any(
         "." in call and call.partition(".")[0] not in sys.stdlib_module_names for call in forbidden_calls)
+    kind = kind_of(problem)
+    problem_modules = kind.trusted_modules(problem)
+    problem_code = (*kind.problem_code(problem), *(module_source for _, _, module_source in problem_modules))
     torch_free = not (cuda or preload or rules_need_torch) and static.imports_stdlib_only(source) and all(
-        map(static.imports_stdlib_only, kind_of(problem).problem_code(problem)))
+        map(static.imports_stdlib_only, problem_code))
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
         limits=problem.limits.worker(calls, cuda, trusted),
         forbidden_modules=() if trusted else problem.forbidden_modules, forbidden_calls=forbidden_calls,
-        preload=preload, problem_modules=kind_of(problem).trusted_modules(problem), trusted=trusted,
+        preload=preload, problem_modules=problem_modules, trusted=trusted,
         autograd=autograd, count_launches=count_launches, eager_views=eager_views, torch_free=torch_free)
 
 
