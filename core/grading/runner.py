@@ -297,11 +297,12 @@ class Runner:
                     again = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None else (args, kwargs)
                     replayed = calls.replay(*again, trace=level, watch=case.state_keys + case.frozen_keys)
                 results.append(_placed(result, failure, outcome, replayed, level, entry_line, case.hidden))
-                allowed = problem.grading.launches_per_call
-                if results[-1].status == "passed" and spec.count_launches and not outcome.launches:
-                    results[-1] = no_launch_case(index, case.name, outcome, entry_line)  # right, but not a kernel
-                elif results[-1].status == "passed" and spec.count_launches and allowed and outcome.launches > allowed:
-                    results[-1] = too_many_launches_case(index, case.name, outcome, entry_line, allowed)
+                if results[-1].status == "passed" and spec.count_launches:  # right, but is it the kernel asked?
+                    allowed = problem.grading.launches_per_call
+                    if not outcome.launches:
+                        results[-1] = no_launch_case(index, case.name, outcome, entry_line)
+                    elif allowed and outcome.launches > allowed:
+                        results[-1] = too_many_launches_case(index, case.name, outcome, entry_line, allowed)
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]
