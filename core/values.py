@@ -12,10 +12,11 @@ the graded outputs beside the expected ones (core/grading/runner.py).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal
+
+from infrakata.core.torch_stand_in import loaded_torch
 
 ValueKind = Literal["argument", "local", "output"]
 
@@ -74,10 +75,6 @@ def detail(value: Any) -> str:
         return f"<{_type_name(value)}: {type(error).__name__}: {one_line(str(error))}>"
 
 
-def _torch() -> Any:
-    return sys.modules.get("torch")
-
-
 def _type_name(value: Any) -> str:
     return type(value).__qualname__
 
@@ -121,7 +118,7 @@ def _element(value: Any) -> str:
 
 
 def _is_tensor(value: Any) -> bool:
-    torch = _torch()
+    torch = loaded_torch()
     return torch is not None and isinstance(value, torch.Tensor)
 
 
@@ -179,7 +176,7 @@ def _label(value: Any, depth: int) -> str:
         return f"ndarray {value.dtype}[{shape}] [{first}{', …' if value.size > LABEL_ELEMENTS else ''}]"
     if isinstance(value, (list, tuple, set, frozenset, dict)):
         return _container_label(value, depth)
-    torch = _torch()
+    torch = loaded_torch()
     if torch is not None:
         if isinstance(value, (torch.dtype, torch.device, torch.Size)):
             return str(value)
@@ -234,7 +231,7 @@ def _module_tensors(module: Any, limit: int) -> list[tuple[str, Any]]:
 def _detail(value: Any) -> str:
     if _is_tensor(value):
         return _tensor_detail(value)
-    torch = _torch()
+    torch = loaded_torch()
     if torch is not None and isinstance(value, torch.nn.Module):
         lines = [f"{_type_name(value)}"]
         for name, tensor in _module_tensors(value, ITEMS + 1)[:ITEMS]:

@@ -77,8 +77,74 @@ def test_which_catalogue_katas_run_without_torch(catalog: Catalog, seeds: Path) 
     with_numpy = "import numpy\n\ndef adam_memory_bytes(n):\n    return 12 * n\n"
     assert not torch_free("adam-optimizer-memory-bytes", with_numpy)
     assert not torch_free("tiled-matmul")  # a Triton kata: its rules (launches, eager work) are torch's
-    codestar = load_problem(seeds / "codestar-adam-optimizer-memory-bytes.json")  # its code imports torch
-    assert not solution_spec(codestar, codestar.reference_source, "s.py", calls=2, cuda=False).torch_free
+    # Its files import torch, nn and F, and never read them.
+    codestar = load_problem(seeds / "codestar-adam-optimizer-memory-bytes.json")
+    assert solution_spec(codestar, codestar.reference_source, "s.py", calls=2, cuda=False).torch_free
+    reads_f = codestar.reference_source.replace("return num_params * 12", "return F.relu(num_params) * 12")
+    assert reads_f != codestar.reference_source
+    assert not solution_spec(codestar, reads_f, "s.py", calls=2, cuda=False).torch_free
+
+
+# Imports torch as boilerplate; accepted only where torch is not really loaded in the worker.
+UNREAD_TORCH = """\
+import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def double(x):
+    with open("/proc/self/maps") as maps:
+        return 2 * x + ("libtorch" in maps.read())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
+def test_torch_imported_and_never_read_is_not_loaded(runner: Runner, tmp_path: Path) -> None:
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    assert solution_spec(problem, UNREAD_TORCH, "s.py", calls=2, cuda=False).torch_free
+    report = runner.run(problem, UNREAD_TORCH, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
+@pytest.mark.parametrize("solution", [
+    "import torch\nimport sys\n\ndef double(x):\n    return int(sys.modules['torch'].tensor(x) * 2)\n",
+    "import torch\n\ndef double(x):\n    return int(globals()['torch'].tensor(x) * 2)\n",
+], ids=["sys.modules", "globals()"])
+def test_torch_that_may_be_read_by_a_string_is_loaded(runner: Runner, tmp_path: Path, solution: str) -> None:
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    assert not solution_spec(problem, solution, "s.py", calls=2, cuda=False).torch_free
+    report = runner.run(problem, solution, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
+def test_torch_reached_past_the_static_check_says_why_it_is_not_there(runner: Runner, tmp_path: Path) -> None:
+    """The solution reads torch through a frame's globals, which no static check follows: the case fails
+    with the line and what to write instead, not with the memory limit a real import would exceed."""
+    solution = textwrap.dedent("""\
+        import torch
+
+
+        def double(x):
+            try:
+                raise ValueError
+            except ValueError as error:
+                names = error.__traceback__.tb_frame.f_globals
+            return int(names["torch"].tensor(x) * 2)
+    """)
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    report = runner.run(problem, solution, tmp_path / "solution.py")
+    assert report.verdict == "runtime_error"
+    assert report.cases[0].line == 9
+    assert "TorchNotLoaded" in report.cases[0].message and "as `torch.tensor`" in report.cases[0].message
+
+
+def test_a_torch_module_that_does_not_exist_fails_to_load_as_it_would_with_torch(runner: Runner,
+                                                                                  tmp_path: Path) -> None:
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    report = runner.run(problem, "import torch.nnn\n\ndef double(x):\n    return 2 * x\n", tmp_path / "s.py")
+    assert report.verdict == "runtime_error"
+    assert "No module named 'torch.nnn'" in report.cases[0].message
 
 
 def _torch_free_zygotes() -> set[int]:

@@ -39,8 +39,8 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
     kind = kind_of(problem)
     problem_modules = kind.trusted_modules(problem)
     problem_code = (*kind.problem_code(problem), *(module_source for _, _, module_source in problem_modules))
-    torch_free = not (cuda or preload or rules_need_torch) and static.imports_stdlib_only(source) and all(
-        map(static.imports_stdlib_only, problem_code))
+    torch_free = not (cuda or preload or rules_need_torch) and static.runs_without_torch(source) and all(
+        map(static.runs_without_torch, problem_code))
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
         limits=problem.limits.worker(calls, cuda, trusted),

@@ -126,30 +126,44 @@ def top_level_functions(source: str) -> set[str]:
 
 
 _IMPORTS_BY_STRING = frozenset({"__import__", "import_module"})
+# What reads a module or its names by a string: with them, a module that an import binds may be read unseen.
+_NAMES_BY_STRING = frozenset({"globals", "locals", "vars", "eval", "exec"})
+_MODULES_BY_STRING = frozenset({"sys", "importlib", "gc", "inspect", "builtins"})
 
 
 @functools.lru_cache(maxsize=512)
-def imports_stdlib_only(source: str) -> bool:
-    """Whether every import the source makes by name (`import`, `from ... import`, at any depth) is of
-    Python's standard library: what a worker without torch runs at full speed (SolutionSpec.torch_free).
-    A source that does not parse, imports relatively or imports by a string (`__import__`, `import_module`,
-    whose module a torch-free worker could not afford under its memory limit): False."""
+def runs_without_torch(source: str) -> bool:
+    """Whether the source runs at full speed in a worker without torch (SolutionSpec.torch_free): every
+    import it makes by name (`import`, `from ... import`, at any depth) is of Python's standard library, or
+    an `import torch[.sub] [as name]` whose name is never read (boilerplate: such a worker binds a stand-in,
+    core/torch_stand_in.py). False for a source that does not parse, imports relatively or imports by a
+    string (`__import__`, `import_module`), whose module a torch-free worker could not afford under its
+    memory limit; and for one that imports torch and could read it by a string (`globals()`, `sys.modules`)."""
     try:
         tree = pysource.parse(source)
     except (SyntaxError, ValueError):
         return False
+    torch_names: set[str] = set()  # bound by `import torch...`
+    read: set[str] = set()
+    imported: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in _IMPORTS_BY_STRING or \
-                isinstance(node, ast.Attribute) and node.attr in _IMPORTS_BY_STRING:
-            return False
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level or node.module is None:
+        if isinstance(node, ast.Name):
+            if node.id in _IMPORTS_BY_STRING:
                 return False
-            names = [node.module]
-        else:
-            continue
-        if any(name.partition(".")[0] not in sys.stdlib_module_names for name in names):
+            if not isinstance(node.ctx, ast.Store):
+                read.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in _IMPORTS_BY_STRING:
             return False
-    return True
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.partition(".")[0]
+                imported.add(top)
+                if top == "torch":
+                    torch_names.add(alias.asname or top)
+                elif top not in sys.stdlib_module_names:
+                    return False
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or node.module is None or node.module.partition(".")[0] not in sys.stdlib_module_names:
+                return False
+            imported.add(node.module.partition(".")[0])
+    return not torch_names or not (read & (torch_names | _NAMES_BY_STRING) or imported & _MODULES_BY_STRING)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from infrakata.core import torch_stand_in
 from infrakata.core.limits import MIB, WorkerLimits
 from infrakata.core.sandbox import kernel_cache, trace, tripwires
 from infrakata.core.sandbox.confine import Confinement, Spare
@@ -378,6 +379,8 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
         _respond(from_child, Reply("started", {"layers": [vars(layer) for layer in layers or ()]}))
         if layers:  # confined: the cache is this worker's own, in its private folder
             kernel_cache.restore(spec.kernel_cache)
+        if spec.torch_free:  # its code imports torch only where nothing reads it
+            torch_stand_in.install()
         for qualified, filename, source in spec.problem_modules:
             load_module(qualified, filename, source)
         for name in spec.preload:

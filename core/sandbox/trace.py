@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from infrakata.core import pysource
 from infrakata.core.sandbox.recording import MAX_LINE, MAX_WRITES, ArgKey, Recording, TraceLevel
+from infrakata.core.torch_stand_in import loaded_torch
 from infrakata.core.values import MAX_VALUES, NAME_CHARS, InlineValue, detail, label
 
 MAX_LINE_EVENTS = 20_000  # per call; then nothing more is seen (the finished frame still gives its line)
@@ -165,7 +166,7 @@ def _parts(value: Any, torch: Any, found: tuple[list[Any], list[Any]], depth: in
 def _fingerprint(value: Any) -> Callable[[], Hashable] | None:
     """A cheap function whose result changes when `value` is written in place; None where no such
     change can be seen."""
-    torch = sys.modules.get("torch")
+    torch = loaded_torch()
     if torch is not None and isinstance(value, torch.optim.Optimizer):
         # Its state is made at the first step: the count of its entries shows that write too.
         state = value.state

@@ -16,8 +16,9 @@ import io
 import os
 import pickle
 import struct
-import sys
 from typing import TYPE_CHECKING, Any
+
+from infrakata.core.torch_stand_in import loaded_torch
 
 if TYPE_CHECKING:
     import torch
@@ -108,7 +109,7 @@ class _TrustedPickler(pickle.Pickler):
 
     def __init__(self, file: io.BytesIO):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self._torch = sys.modules.get("torch")  # not imported: there is no tensor to write
+        self._torch = loaded_torch()  # not imported: there is no tensor to write
         self._storages: dict[int, int] = {}
 
     def persistent_id(self, obj: Any) -> Any:
@@ -167,7 +168,7 @@ def encode_untrusted(obj: Any) -> bytes:
     """A worker's message (plain data, as `sanitize` leaves a solution's output) in the tagged format.
     Raises TypeError for anything else."""
     parts: list[bytes] = []
-    _encode(obj, parts, sys.modules.get("torch"))
+    _encode(obj, parts, loaded_torch())
     return b"".join(parts)
 
 
@@ -412,7 +413,7 @@ def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
 
 def sanitize(value: Any, depth: int = 0) -> Any:
     """What the solution returned, as plain data the wire format carries."""
-    torch = sys.modules.get("torch")  # not imported (a torch-free worker): no value is a tensor
+    torch = loaded_torch()  # not imported (a torch-free worker): no value is a tensor
 
     if depth > 32:
         return {REFUSED: "nesting deeper than 32 levels"}
@@ -457,7 +458,7 @@ def sanitize(value: Any, depth: int = 0) -> Any:
 
 def snapshot(value: Any) -> Any:
     """The gradeable state of an argument: modules and optimizers by their state dicts."""
-    torch = sys.modules.get("torch")  # not imported (a torch-free worker): no value is a module or optimizer
+    torch = loaded_torch()  # not imported (a torch-free worker): no value is a module or optimizer
     if torch is None:
         return sanitize(value)
     if isinstance(value, torch.nn.Module):
