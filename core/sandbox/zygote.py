@@ -472,7 +472,7 @@ class Zygote:
             if confined.uid is not None and not self._died_whole(confined):
                 sweep_uid(confined.uid)
         self._kill_orphans()
-        shutil.rmtree(self.confinement.runtime, ignore_errors=True)
+        self.confinement.remove_runtime()
         os._exit(0)
 
     def send(self, event: Event) -> None:
@@ -575,7 +575,7 @@ def main() -> None:
     try:
         sock.send(encode_event(ready))
     except OSError:  # the grader left while we were importing
-        shutil.rmtree(runtime, ignore_errors=True)
+        confinement.remove_runtime()
         os._exit(0)
     # No CUDA worker where the GPU's compute mode cannot hold them, or the probe failed: the grader refuses
     # CUDA work there.

@@ -50,6 +50,55 @@ def test_the_private_folder_is_writable_and_gone_after_the_run(runner, probe):
     assert output.split()[1] == "1000" and not Path(path).exists()
 
 
+def test_what_a_worker_leaves_in_its_view_is_not_there_for_the_next(runner, probe):
+    """As root every worker's view is a copy of one template, its private folder at the same path in each:
+    what one writes must be gone for the next, and the view itself is read-only."""
+    report, message, output = attempt(runner, probe, """
+        for path in (os.path.join(os.environ['TMPDIR'], 'left'), '/left',
+                     os.path.join(os.path.dirname(os.environ['TMPDIR']), 'left')):
+            try:
+                open(path, 'w').write('for the next submission')
+                print('wrote', path)
+            except OSError as error:
+                print('refused', type(error).__name__)
+    """)
+    assert report.verdict == "accepted", message
+    written, *refused = output.splitlines()[:3]  # each case's call prints the same three lines
+    assert written.startswith("wrote ") and set(refused) <= {"refused PermissionError", "refused OSError"}, output
+    report, message, output = attempt(runner, probe, """
+        print(os.path.exists(os.path.join(os.environ['TMPDIR'], 'left')), os.listdir(os.environ['TMPDIR']))
+    """)
+    assert report.verdict == "accepted", message
+    assert output.split()[0] == "False", output
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not Path("/dev/shm").is_dir(), reason="the templates are root's")
+def test_a_zygote_removes_its_folder_without_following_its_views_into_the_machine(tmp_path):
+    """The CUDA workers' view binds /dev/shm writable. The zygote's views' templates are mounted in its own
+    folder: removing it must not remove the machine's files through them."""
+    from infrakata.core.sandbox.confine import Confinement
+
+    keep = Path("/dev/shm") / f"infrakata-test-{os.getpid()}"
+    keep.write_text("the machine's")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    try:
+        pid = os.fork()
+        if pid == 0:  # a mount namespace of its own, as a zygote's
+            try:
+                confinement = Confinement.prepare(runtime)
+                code = 0 if True in confinement.templates else 3
+                confinement.remove_runtime()
+            finally:
+                os._exit(locals().get("code", 1))
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert keep.read_text() == "the machine's"
+        assert not runtime.exists()
+    finally:
+        keep.unlink(missing_ok=True)
+
+
 def _kata(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "infrakata.core.cli", "--problems", str(FIXTURES), *args],
                           capture_output=True, text=True, timeout=300, cwd=cwd)
