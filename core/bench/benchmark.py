@@ -130,7 +130,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
         raise GradingError(f"{problem.slug} has no benchmark ([benchmark] in problem.toml)")
     filename = str(Path(path).resolve())
     report = BenchReport(problem.slug, str(path), problem.benchmark.unit)
-    findings = static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
+    findings = static.check(source, problem.forbidden_modules, problem.forbidden_calls)
     if findings:
         report.gate_message = f"line {findings[0].line}: {findings[0].message}"
         report.line = findings[0].line

@@ -71,7 +71,7 @@ def defined_functions(path: Path) -> set[str]:
     """The functions a module defines at its top level, read without running it (an absent or broken
     file defines none: loading it says why)."""
     try:
-        tree = pysource.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = pysource.tree(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError):
         return set()
     return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any, ClassVar, Literal, Protocol
 
 from infrakata.core.limits import Limits
@@ -163,7 +164,8 @@ class Problem:
             raise FileNotFoundError(f"{path}: cannot be loaded")
         module = importlib.util.module_from_spec(spec)
         sys.modules[qualified] = module  # dataclasses and pickling look modules up by name
-        spec.loader.exec_module(module)
+        # Run afresh at every grading (its state is that grading's), compiled once per text.
+        exec(_compiled(path.read_bytes(), str(path)), module.__dict__)
         return module
 
     def summary(self) -> dict[str, Any]:
@@ -172,3 +174,8 @@ class Problem:
                 "tags": list(self.tags), "entry_point": self.entry_point, "hasBenchmark": self.benchmarked,
                 "kind": self.kind, "device": self.grading.device, "path": str(self.source_path)}
 
+
+
+@functools.lru_cache(maxsize=128)
+def _compiled(source: bytes, filename: str) -> CodeType:
+    return compile(source, filename, "exec", dont_inherit=True)

@@ -121,7 +121,7 @@ class _Module:
 def _size_constants(source: str) -> list[tuple[str, int, int]]:
     """The module's integer constants (batch_size = 4096): a KernelBench file's sizes."""
     try:
-        tree = pysource.parse(source)
+        tree = pysource.tree(source)
     except (SyntaxError, ValueError):
         return []
     return [(node.targets[0].id, node.value.value, node.lineno) for node in tree.body
@@ -132,7 +132,7 @@ def _size_constants(source: str) -> list[tuple[str, int, int]]:
 def forward_parameters(source: str) -> list[str]:
     """The names of Model.forward's inputs, for messages (`x`, `A`, `B`)."""
     try:
-        tree = pysource.parse(source)
+        tree = pysource.tree(source)
     except (SyntaxError, ValueError):
         return []
     for node in tree.body:

@@ -237,8 +237,8 @@ class Runner:
         entry = static.find_entry_point(source, problem.entry_point)
         report = RunReport(problem=problem.slug, file=str(path), verdict="accepted", title=problem.title,
                            entry_line=entry[0] if entry else None)
-        report.findings = static.syntax_findings(source, filename) if trusted else \
-            static.check(source, filename, problem.forbidden_modules, problem.forbidden_calls)
+        report.findings = static.syntax_findings(source) if trusted else \
+            static.check(source, problem.forbidden_modules, problem.forbidden_calls)
         if report.findings:
             report.verdict = "syntax_error" if report.findings[0].code == "syntax-error" else "forbidden"
             report.cases = [CaseResult(i, name, "skipped", message=f"not run: {verdict_words(report.verdict)}")

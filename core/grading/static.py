@@ -29,9 +29,9 @@ def _finding(lines: list[str], node: ast.expr | ast.stmt | ast.alias, code: str,
                    end_line, _column(lines, end_line, end_offset), code, message)
 
 
-def syntax_findings(source: str, filename: str = "<solution>") -> list[Finding]:
+def syntax_findings(source: str) -> list[Finding]:
     try:
-        pysource.parse(source, filename)
+        pysource.tree(source)
     except SyntaxError as error:
         line = error.lineno or 1
         # SyntaxError offsets are already 1-based character columns.
@@ -65,7 +65,7 @@ def _forbidden_module(name: str, forbidden: Iterable[str]) -> str | None:
 
 def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]) -> list[Finding]:
     """Forbidden imports and calls (or references to forbidden callables) in a parseable source."""
-    tree = pysource.parse(source)
+    tree = pysource.tree(source)
     lines = source.splitlines()
     modules, calls = tuple(modules), set(calls)
     call_targets = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
@@ -96,15 +96,15 @@ def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]
     return sorted(findings, key=lambda f: (f.line, f.column))
 
 
-def check(source: str, filename: str, modules: Iterable[str], calls: Iterable[str]) -> list[Finding]:
-    return syntax_findings(source, filename) or forbidden_findings(source, modules, calls)
+def check(source: str, modules: Iterable[str], calls: Iterable[str]) -> list[Finding]:
+    return syntax_findings(source) or forbidden_findings(source, modules, calls)
 
 
 def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
     """(line, column) of the name in the top-level `def name` (or `class name`, a KernelBench solution's
     ModelNew), 1-based; None if absent or unparseable."""
     try:
-        tree = pysource.parse(source)
+        tree = pysource.tree(source)
     except (SyntaxError, ValueError):
         return None
     lines = source.splitlines()
@@ -119,7 +119,7 @@ def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
 
 def top_level_functions(source: str) -> set[str]:
     try:
-        tree = pysource.parse(source)
+        tree = pysource.tree(source)
     except (SyntaxError, ValueError):
         return set()
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -140,7 +140,7 @@ def runs_without_torch(source: str) -> bool:
     string (`__import__`, `import_module`), whose module a torch-free worker could not afford under its
     memory limit; and for one that imports torch and could read it by a string (`globals()`, `sys.modules`)."""
     try:
-        tree = pysource.parse(source)
+        tree = pysource.tree(source)
     except (SyntaxError, ValueError):
         return False
     torch_names: set[str] = set()  # bound by `import torch...`

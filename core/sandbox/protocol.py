@@ -179,6 +179,8 @@ def clean_text(text: str, limit: int | None = None) -> str:
     """Text from a worker, safe to show: lone surrogates replaced, control characters escaped, capped."""
     if limit is not None and len(text) > limit:
         text = text[:limit] + f"... [{len(text) - limit} more characters]"
+    if text.isascii() and text.isprintable():  # most of it: nothing to replace or escape
+        return text
     text = text.encode("utf-8", "replace").decode("utf-8")
     return _UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
                        text)

@@ -103,30 +103,49 @@ def _read_exactly(fd: int, size: int) -> bytearray | None:
 
 
 class _TrustedPickler(pickle.Pickler):
-    """pickle, with each CPU tensor storage written once as its raw bytes. torch's own reduction of a
-    storage is a legacy-format torch.save per storage, which cannot load the unsigned 16-, 32- and
-    64-bit dtypes and costs a few hundred microseconds a tensor. Once per storage, so views stay views."""
+    """pickle, with each CPU tensor storage written once as its raw bytes, and a plain CPU tensor as its
+    storage and geometry. torch's own reduction of a storage is a legacy-format torch.save per storage, which
+    cannot load the unsigned 16-, 32- and 64-bit dtypes and costs a few hundred microseconds a tensor; its
+    reduction of a tensor costs tens of microseconds more. Once per storage, so views stay views. Only
+    objects other than plain Python data reach `reducer_override`: the rest pickles at C speed."""
 
     def __init__(self, file: io.BytesIO):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self._torch = loaded_torch()  # not imported: there is no tensor to write
         self._storages: dict[int, int] = {}
 
-    def persistent_id(self, obj: Any) -> Any:
+    def reducer_override(self, obj: Any) -> Any:
         torch = self._torch
-        if torch is None or not isinstance(obj, (torch.UntypedStorage, torch.storage.TypedStorage)):
-            return None
+        if torch is None:
+            return NotImplemented
+        if type(obj) is torch.Tensor and obj.device.type == "cpu" and obj.layout == torch.strided \
+                and not (obj.requires_grad or obj.is_quantized or obj.is_conj() or obj.is_neg()) \
+                and obj.grad is None and not obj.__dict__:
+            return _tensor, (obj._typed_storage(), obj.storage_offset(), tuple(obj.shape), obj.stride())
+        if not isinstance(obj, (torch.UntypedStorage, torch.storage.TypedStorage)):
+            return NotImplemented
         typed = isinstance(obj, torch.storage.TypedStorage)
         untyped = obj._untyped_storage if typed else obj
         if untyped.device.type != "cpu":
-            return None
+            return NotImplemented
         # An untyped storage (unsigned dtypes' tensors reduce to one) is read back as torch.load does: bytes.
         dtype = obj.dtype if typed else torch.uint8
         index = self._storages.get(untyped._cdata)
         if index is not None:
-            return ("storage", index, dtype, None)
+            return _storage, (index, dtype, None)
         index = self._storages[untyped._cdata] = len(self._storages)
-        return ("storage", index, dtype, ctypes.string_at(untyped.data_ptr(), untyped.nbytes()))
+        return _storage, (index, dtype, ctypes.string_at(untyped.data_ptr(), untyped.nbytes()))
+
+
+def _storage(index: int, dtype: Any, data: bytes | None) -> Any:
+    """Stands in the pickle for the storage a _TrustedUnpickler makes (its `find_class` answers its own)."""
+    raise pickle.UnpicklingError("a storage is read by a _TrustedUnpickler only")
+
+
+def _tensor(storage: Any, offset: int, shape: tuple[int, ...], stride: tuple[int, ...]) -> Any:
+    import torch
+
+    return torch.empty((0,), dtype=storage.dtype).set_(storage._untyped_storage, offset, shape, stride)
 
 
 class _TrustedUnpickler(pickle.Unpickler):
@@ -134,10 +153,14 @@ class _TrustedUnpickler(pickle.Unpickler):
         super().__init__(file)
         self._storages: dict[int, Any] = {}
 
-    def persistent_load(self, pid: Any) -> Any:
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == _storage.__name__:
+            return self._storage
+        return super().find_class(module, name)
+
+    def _storage(self, index: int, dtype: Any, data: bytes | None) -> Any:
         import torch
 
-        _, index, dtype, data = pid
         if data is not None:
             self._storages[index] = torch.UntypedStorage.from_buffer(data, dtype=torch.uint8) if data \
                 else torch.UntypedStorage(0)
@@ -162,6 +185,10 @@ _LENGTH = struct.Struct("<Q")
 _INT = struct.Struct("<q")
 _FLOAT = struct.Struct("<d")
 MAX_DIMS = 64  # torch's own limit on a tensor's dimensions
+_PLAIN = frozenset({type(None), bool, int, float, str, bytes})  # what sanitize passes as it is
+(_TAG_NONE, _TAG_TRUE, _TAG_FALSE, _TAG_INT, _TAG_BIG_INT, _TAG_FLOAT, _TAG_STR, _TAG_BYTES, _TAG_LIST, _TAG_TUPLE,
+ _TAG_DICT, _TAG_TENSOR, _TAG_ARRAY) = b"NTFiIfsbltdxa"
+_KEY_TYPES = frozenset({str, int, float, bool})
 
 
 def encode_untrusted(obj: Any) -> bytes:
@@ -258,45 +285,63 @@ class _Reader:
         return memoryview(self.data)[start:self.at]
 
     def length(self) -> int:
-        (size,) = _LENGTH.unpack(self.take(_LENGTH.size))
-        if size > len(self.data) - self.at:  # every item takes at least a byte: a count past the end is a lie
+        at, left = self.at, len(self.data) - self.at - _LENGTH.size
+        if left < 0:
+            raise ValueError(f"a length of {_LENGTH.size} bytes past the message's end")
+        (size,) = _LENGTH.unpack_from(self.data, at)
+        if size > left:  # every item takes at least a byte: a count past the end is a lie
             raise ValueError(f"a length of {size:,} past the message's end")
+        self.at = at + _LENGTH.size
         return int(size)
 
     def value(self, depth: int) -> Any:
+        # The tags of a reply's bulk (numbers, strings, containers) are read in place, without take(): a
+        # reply of thousands of small values is decoded in every call of a case.
         if depth > MAX_DEPTH + 4:  # the reply's own envelope (its fields, the state's keys) over the value's
             raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
-        tag = self.take(1).tobytes()
-        if tag == b"N":
-            return None
-        if tag in (b"T", b"F"):
-            return tag == b"T"
-        if tag == b"i":
-            return _INT.unpack(self.take(_INT.size))[0]
-        if tag == b"I":
-            return int.from_bytes(self.take(self.length()), "little", signed=True)
-        if tag == b"f":
-            return _FLOAT.unpack(self.take(_FLOAT.size))[0]
-        if tag == b"s":
-            return str(self.take(self.length()), "utf-8", "surrogatepass")
-        if tag == b"b":
-            return self.take(self.length()).tobytes()
-        if tag in (b"l", b"t"):
+        data, at = self.data, self.at
+        if at >= len(data):
+            raise ValueError("a length of 1 bytes past the message's end")
+        tag, self.at = data[at], at + 1
+        if tag == _TAG_INT:
+            if at + 9 > len(data):
+                raise ValueError("a length of 8 bytes past the message's end")
+            self.at = at + 9
+            return _INT.unpack_from(data, at + 1)[0]
+        if tag == _TAG_STR:
+            size = self.length()
+            start = self.at
+            self.at = start + size
+            return data[start:self.at].decode("utf-8", "surrogatepass")
+        if tag == _TAG_LIST or tag == _TAG_TUPLE:
             items = [self.value(depth + 1) for _ in range(self.length())]
-            return items if tag == b"l" else tuple(items)
-        if tag == b"d":
+            return items if tag == _TAG_LIST else tuple(items)
+        if tag == _TAG_DICT:
             found = {}
             for _ in range(self.length()):
                 key = self.value(depth + 1)
-                if not (key is None or type(key) in (str, int, float, bool)):
+                if not (key is None or type(key) in _KEY_TYPES):
                     raise ValueError("a dict key that is not str/int/float/bool/None")
                 found[key] = self.value(depth + 1)
             return found
-        if tag == b"x":
+        if tag == _TAG_FLOAT:
+            if at + 9 > len(data):
+                raise ValueError("a length of 8 bytes past the message's end")
+            self.at = at + 9
+            return _FLOAT.unpack_from(data, at + 1)[0]
+        if tag == _TAG_NONE:
+            return None
+        if tag == _TAG_TRUE or tag == _TAG_FALSE:
+            return tag == _TAG_TRUE
+        if tag == _TAG_BIG_INT:
+            return int.from_bytes(self.take(self.length()), "little", signed=True)
+        if tag == _TAG_BYTES:
+            return self.take(self.length()).tobytes()
+        if tag == _TAG_TENSOR:
             return self.tensor()
-        if tag == b"a":
+        if tag == _TAG_ARRAY:
             return self.array()
-        raise ValueError(f"an unknown tag {tag!r} at byte {self.at - 1}")
+        raise ValueError(f"an unknown tag {bytes((tag,))!r} at byte {at}")
 
     def array(self) -> list[Any] | tuple[Any, ...]:
         """A packed sequence of numbers (`_packed`)."""
@@ -343,6 +388,8 @@ class UnsafeValue(ValueError):
 
 MAX_VALUES = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
 MAX_DEPTH = 32
+_ATOMS = frozenset({type(None), bool, int, float, bytes})
+_NUMBERS = frozenset({bool, int, float})
 
 
 def admit(value: Any) -> Any:
@@ -360,20 +407,26 @@ def admit(value: Any) -> Any:
             raise UnsafeValue(f"nesting deeper than {MAX_DEPTH} levels")
         if count > MAX_VALUES:
             raise UnsafeValue(f"more than {MAX_VALUES:,} values")
-        if item is None or type(item) in (bool, int, float, bytes):
+        kind = type(item)
+        if kind in _ATOMS:
             return item
-        if type(item) is str:
+        if kind is str:
             return clean_text(item)
-        if type(item) in (tuple, list):
+        if kind is list or kind is tuple:
+            if all(type(v) in _NUMBERS for v in item):  # numbers only (a packed array's): nothing to walk
+                count += len(item)
+                if count > MAX_VALUES:
+                    raise UnsafeValue(f"more than {MAX_VALUES:,} values")
+                return list(item) if kind is list else tuple(item)
             items = [walk(v, depth + 1) for v in item]
-            return tuple(items) if type(item) is tuple else items
-        if type(item) is dict:
-            if not all(k is None or type(k) in (str, int, float, bool) for k in item):
+            return tuple(items) if kind is tuple else items
+        if kind is dict:
+            if not all(k is None or type(k) in _KEY_TYPES for k in item):
                 raise UnsafeValue("a dict with keys other than str/int/float/bool/None")
             return {(clean_text(k) if type(k) is str else k): walk(v, depth + 1) for k, v in item.items()}
         if _is_tensor(item):
             return _admit_tensor(item)
-        raise UnsafeValue(f"a value of type {type(item).__module__}.{type(item).__qualname__}")
+        raise UnsafeValue(f"a value of type {kind.__module__}.{kind.__qualname__}")
 
     return walk(value, 0)
 
@@ -411,20 +464,26 @@ def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:
     return tensor
 
 
-def sanitize(value: Any, depth: int = 0) -> Any:
+def sanitize(value: Any) -> Any:
     """What the solution returned, as plain data the wire format carries."""
-    torch = loaded_torch()  # not imported (a torch-free worker): no value is a tensor
+    return _sanitize(value, 0, loaded_torch())  # torch not imported (a torch-free worker): no value is a tensor
 
+
+def _sanitize(value: Any, depth: int, torch: Any) -> Any:
     if depth > 32:
         return {REFUSED: "nesting deeper than 32 levels"}
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        items = [_sanitize(v, depth + 1, torch) for v in value]
+        return items if kind is list else tuple(items)
     if torch is not None and isinstance(value, torch.Tensor):
         if value.layout != torch.strided or value.is_quantized or value.is_nested:
             return {REFUSED: f"a {value.layout} tensor was returned; return a dense tensor"}
-        if type(value) is torch.Tensor or type(value) is torch.nn.Parameter:
+        if kind is torch.Tensor or kind is torch.nn.Parameter:
             return _plain_tensor(value)
-        return {REFUSED: f"a torch.Tensor subclass ({type(value).__name__}) was returned; return a plain tensor"}
-    if value is None or type(value) in (bool, int, float, str, bytes):
-        return value
+        return {REFUSED: f"a torch.Tensor subclass ({kind.__name__}) was returned; return a plain tensor"}
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):  # e.g. numpy integers, IntEnum
@@ -433,26 +492,26 @@ def sanitize(value: Any, depth: int = 0) -> Any:
         return float(value)
     if isinstance(value, str):
         return str(value)
-    if type(value).__module__ == "numpy":
+    if kind.__module__ == "numpy":
         try:
             import numpy
         except ImportError:  # pragma: no cover
             pass
         else:
             if isinstance(value, numpy.generic):
-                return sanitize(value.item(), depth + 1)
+                return _sanitize(value.item(), depth + 1, torch)
             if isinstance(value, numpy.ndarray):
                 from torch import from_numpy  # an array is sent as a tensor: torch is needed now
 
                 return from_numpy(value.copy())
     if isinstance(value, (tuple, list)):
-        items = [sanitize(v, depth + 1) for v in value]
+        items = [_sanitize(v, depth + 1, torch) for v in value]
         return tuple(items) if isinstance(value, tuple) else items
     if isinstance(value, dict):
         if not all(type(k) in (str, int, bool, float) or k is None for k in value):
             return {REFUSED: "a dict with keys other than str/int/float/bool/None"}
-        return {k: sanitize(v, depth + 1) for k, v in value.items()}
-    return {REFUSED: f"unsupported type {type(value).__module__}.{type(value).__qualname__}; return tensors, "
+        return {k: _sanitize(v, depth + 1, torch) for k, v in value.items()}
+    return {REFUSED: f"unsupported type {kind.__module__}.{kind.__qualname__}; return tensors, "
                      f"numbers, strings, None, or tuples/lists/dicts of them"}
 
 

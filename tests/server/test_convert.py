@@ -115,7 +115,7 @@ def test_ranges_after_non_ascii_text_are_in_the_clients_encoding(problem: Proble
     source = "# kata: fixture-scale\ndef scale(x, factor):\n    s = '😀é'; return eval(s) * factor  \n"
     codec = PositionCodec(encoding)
     # The real static check's finding (1-based code points), and a case that raised on the same line.
-    [finding] = static.check(source, "scale.py", problem.forbidden_modules, problem.forbidden_calls)
+    [finding] = static.check(source, problem.forbidden_modules, problem.forbidden_calls)
     graded = report("forbidden", CaseResult(1, "two times three", "error", message="NameError", line=3),
                     findings=(finding,))
     call, case = convert.diagnostics(graded, problem, source, URI, codec)
