@@ -279,8 +279,13 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
         return Comparison(True, max_abs_diff=0.0, max_rel_diff=0.0, mismatched=0, elements=elements)
     work = torch.float64 if expected.device.type == "cpu" else single
     a, e = actual.to(work), expected.to(work)
-    close = torch.isclose(a, e, rtol=tol.rtol, atol=tol.atol, equal_nan=True)
     diff = (a - e).abs()
+    if bool((diff <= tol.atol + tol.rtol * e.abs()).all()):
+        # Every element finite and within (a NaN or an Inf compares false): isclose's bound, in fewer passes,
+        # for the common answer, which is close and not equal. An output of many small tensors has many.
+        max_rel = float(torch.where(e != 0, diff / e.abs(), torch.zeros_like(diff)).max())
+        return Comparison(True, max_abs_diff=float(diff.max()), max_rel_diff=max_rel, mismatched=0, elements=elements)
+    close = torch.isclose(a, e, rtol=tol.rtol, atol=tol.atol, equal_nan=True)
     finite = torch.isfinite(a) & torch.isfinite(e)
     finite_diff = torch.where(finite, diff, torch.zeros_like(diff))
     max_abs = float(finite_diff.max())
