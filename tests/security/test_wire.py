@@ -194,6 +194,28 @@ def test_what_a_worker_sends_arrives_as_it_was_sent():
                            want.reshape(-1).contiguous().view(torch.uint8))
 
 
+def test_what_the_grader_sends_arrives_as_it_was_sent():
+    """A case's arguments cross to the worker with their tensors' storages shared as they were (a view is
+    still a view of its base, and a write through one shows in the other), their dtypes, unsigned ones too,
+    and what torch's own reduction carries (a Parameter, requires_grad, a tensor's own attributes)."""
+    from infrakata.core.sandbox.wire import decode_trusted, encode_trusted
+
+    base = torch.arange(12.0).reshape(3, 4)
+    tagged = torch.ones(2)
+    tagged.note = "kept"
+    sent = [base, base[1:, ::2], base.t(), torch.nn.Parameter(torch.ones(2)), torch.ones(3, requires_grad=True),
+            torch.tensor([1, 2, 60000], dtype=torch.int32).to(torch.uint16), torch.empty(0, 5),
+            torch.ones(4).half()[1:], tagged, {"plain": [1, 2.5, "x"] * 3}]
+    got = decode_trusted(encode_trusted(sent))
+    assert [(g.dtype, g.shape, g.stride(), g.storage_offset()) for g in got[:9]] == \
+        [(s.dtype, s.shape, s.stride(), s.storage_offset()) for s in sent[:9]]
+    assert all(torch.equal(g.detach().to(torch.int64), s.detach().to(torch.int64)) for g, s in zip(got[:9], sent))
+    got[1][0, 0] = -1.0  # base[1, 0], through the view
+    assert got[0][1, 0] == -1.0 and got[2][0, 1] == -1.0
+    assert type(got[3]) is torch.nn.Parameter and got[4].requires_grad and got[8].note == "kept"
+    assert got[9] == sent[9]
+
+
 @pytest.mark.parametrize("message,words", [
     (b"x\x01\x01" + (4).to_bytes(8, "little", signed=True) + (1 << 40).to_bytes(8, "little"), "past the message"),
     (b"x\x01\x01" + (4).to_bytes(8, "little", signed=True) + (8).to_bytes(8, "little") + b"\x00" * 8, "in 8 bytes"),
