@@ -257,12 +257,12 @@ class Confinement:
             die_with_parent(lifeline)  # its parent is outside the namespace: getppid() would say 0
         if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
             raise _fail("mount --make-rprivate /")
-        proc = spare.mount_point("/proc")
+        proc_mount = spare.mount_point("/proc")
         if spare.pid_namespace:
-            if libc.mount(b"proc", proc, b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
+            if libc.mount(b"proc", proc_mount, b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None) != 0:
                 raise _fail("mount /proc")
         else:
-            spare.proc_hidden = self._mount_hidden_proc(libc, proc)
+            spare.proc_hidden = self._mount_hidden_proc(libc, proc_mount)
         size = PRIVATE_BYTES_CUDA if cuda else PRIVATE_BYTES_CPU
         owner = spare.uid if spare.uid is not None else uid
         options = f"size={size},mode=0700,uid={owner},gid={owner}".encode()
