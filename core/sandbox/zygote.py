@@ -122,6 +122,7 @@ def _warm_imports() -> Ready:
             importlib.import_module(module)
     if has_triton and interprets(interpret):
         triton_interpreter.list_builtins_once()
+        triton_interpreter.map_dtypes_once()
     from infrakata.core.sandbox import child  # noqa: F401 - what every worker runs, imported once here
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
 
