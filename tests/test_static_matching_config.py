@@ -11,20 +11,20 @@ from infrakata.core.grading.static import check, find_entry_point
 
 
 def test_syntax_error_position():
-    [finding] = check("def f(x):\n    return (x +\n", "f.py", (), ())
+    [finding] = check("def f(x):\n    return (x +\n", (), ())
     assert (finding.code, finding.line, finding.column) == ("syntax-error", 2, 12)
     assert finding.message == "SyntaxError: '(' was never closed"
 
 
 def test_forbidden_import_and_call_positions_in_characters():
     source = "import json, os\ns = '数据'; v = eval('1')\n"
-    findings = check(source, "f.py", ("os",), ("eval",))
+    findings = check(source, ("os",), ("eval",))
     assert [(f.code, f.line, f.column, f.end_column) for f in findings] == [
         ("forbidden-module", 1, 14, 16), ("forbidden-call", 2, 15, 19)]
 
 
 def test_from_import_and_reference_of_forbidden_callable():
-    findings = check("from os.path import join\nrun = exec\n", "f.py", ("os",), ("exec",))
+    findings = check("from os.path import join\nrun = exec\n", ("os",), ("exec",))
     assert [f.code for f in findings] == ["forbidden-module", "forbidden-call"]
     assert "even as a reference" in findings[1].message
 
