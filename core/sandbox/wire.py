@@ -294,6 +294,14 @@ class _Reader:
         self.at = at + _LENGTH.size
         return int(size)
 
+    def _fixed(self, shape: struct.Struct) -> Any:
+        """A number of a fixed size, read in place."""
+        at, end = self.at, self.at + shape.size
+        if end > len(self.data):
+            raise ValueError(f"a length of {shape.size} bytes past the message's end")
+        self.at = end
+        return shape.unpack_from(self.data, at)[0]
+
     def value(self, depth: int) -> Any:
         # The tags of a reply's bulk (numbers, strings, containers) are read in place, without take(): a
         # reply of thousands of small values is decoded in every call of a case.
@@ -304,10 +312,7 @@ class _Reader:
             raise ValueError("a length of 1 bytes past the message's end")
         tag, self.at = data[at], at + 1
         if tag == _TAG_INT:
-            if at + 9 > len(data):
-                raise ValueError("a length of 8 bytes past the message's end")
-            self.at = at + 9
-            return _INT.unpack_from(data, at + 1)[0]
+            return self._fixed(_INT)
         if tag == _TAG_STR:
             size = self.length()
             start = self.at
@@ -325,10 +330,7 @@ class _Reader:
                 found[key] = self.value(depth + 1)
             return found
         if tag == _TAG_FLOAT:
-            if at + 9 > len(data):
-                raise ValueError("a length of 8 bytes past the message's end")
-            self.at = at + 9
-            return _FLOAT.unpack_from(data, at + 1)[0]
+            return self._fixed(_FLOAT)
         if tag == _TAG_NONE:
             return None
         if tag == _TAG_TRUE or tag == _TAG_FALSE:
@@ -475,9 +477,9 @@ def _sanitize(value: Any, depth: int, torch: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN:
         return value
-    if kind is list or kind is tuple:
+    if isinstance(value, (tuple, list)):
         items = [_sanitize(v, depth + 1, torch) for v in value]
-        return items if kind is list else tuple(items)
+        return tuple(items) if isinstance(value, tuple) else items
     if torch is not None and isinstance(value, torch.Tensor):
         if value.layout != torch.strided or value.is_quantized or value.is_nested:
             return {REFUSED: f"a {value.layout} tensor was returned; return a dense tensor"}
@@ -504,9 +506,6 @@ def _sanitize(value: Any, depth: int, torch: Any) -> Any:
                 from torch import from_numpy  # an array is sent as a tensor: torch is needed now
 
                 return from_numpy(value.copy())
-    if isinstance(value, (tuple, list)):
-        items = [_sanitize(v, depth + 1, torch) for v in value]
-        return tuple(items) if isinstance(value, tuple) else items
     if isinstance(value, dict):
         if not all(type(k) in (str, int, bool, float) or k is None for k in value):
             return {REFUSED: "a dict with keys other than str/int/float/bool/None"}
