@@ -37,7 +37,7 @@ def test_a_solution_within_the_katas_rules_is_accepted(runner, problem):
 
 
 MODEL_SOLUTIONS = {"adamw-step", "layernorm-backward", "flash-attention-forward", "fused-row-softmax",
-                   "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant", "tiled-matmul", "ring-attention",
+                   "fused-rmsnorm", "fused-swiglu", "blockwise-absmax-quant", "tiled-matmul",
                    *(f"triton-{name}" for name in ("flash-attention-forward", "fused-cross-entropy",
                                                    "layernorm-backward", "moe-grouped-gemm", "gemm-fused-epilogue",
                                                    "int8-matmul-scaled", "split-k-gemm", "rotary-in-place",

@@ -63,34 +63,58 @@ def _per_value(state, chunk):
     return (n, mean, m2)
 '''
 
-# Flash-attention's running (max, sum, unnormalized output) per query instead of a log-sum-exp merge: each
-# rank's state is rescaled when a chunk raises its max, and lse_steps is read off as max + log(sum).
+# The merge by logaddexp of the state's log-sum-exp with the block's, each output weighted by its share (the reference
+# instead counts the state as one more key in a softmax).
+RING_LOGADDEXP_MERGE = '''import torch
+
+
+def ring_attention_step(q, k, v, out, lse, world_size, step, causal=False, softmax_scale=None):
+    scale = q.shape[2] ** -0.5 if softmax_scale is None else softmax_scale
+    positions = torch.arange(q.shape[1]).tensor_split(world_size)
+    out, lse = out.clone(), lse.clone()
+    for r, own in enumerate(positions):
+        held = positions[(r - step) % world_size]
+        s = q[:, own] @ k[:, held].transpose(1, 2) * scale
+        if causal:
+            s = s.masked_fill(held[None, :] > own[:, None], float("-inf"))
+        block_lse = torch.logsumexp(s, dim=-1)
+        safe = torch.where(torch.isfinite(block_lse), block_lse, 0.0)
+        block_out = torch.exp(s - safe[..., None]) @ v[:, held]
+        new = torch.logaddexp(lse[:, own], block_lse)
+        seen = torch.isfinite(new)
+        new_safe = torch.where(seen, new, 0.0)
+        merged = (out[:, own] * torch.exp(lse[:, own] - new_safe)[..., None]
+                  + block_out * torch.exp(block_lse - new_safe)[..., None])
+        out[:, own] = torch.where(seen[..., None], merged, 0.0)
+        lse[:, own] = new
+    return out, lse
+'''
+
+# Flash-attention's running (max, sum, unnormalized output) per query instead of a log-sum-exp merge: the state
+# enters as max = lse, sum = 1, output as it is (sum 0 where nothing was seen), and is rescaled when the chunk
+# raises the max.
 RING_RUNNING_MAX = '''import torch
 
 
-def ring_attention(q, k, v, world_size, causal=False, softmax_scale=None):
-    P = world_size
+def ring_attention_step(q, k, v, out, lse, world_size, step, causal=False, softmax_scale=None):
     scale = q.shape[2] ** -0.5 if softmax_scale is None else softmax_scale
-    positions = torch.arange(q.shape[1]).tensor_split(P)
-    queries, keys, values = q.tensor_split(P, dim=1), k.tensor_split(P, dim=1), v.tensor_split(P, dim=1)
-    m = [torch.full(c.shape[:2], float("-inf"), dtype=q.dtype) for c in queries]
-    l = [torch.zeros(c.shape[:2], dtype=q.dtype) for c in queries]
-    acc = [torch.zeros_like(c) for c in queries]
-    lse_steps = torch.empty(P, *q.shape[:2], dtype=q.dtype)
-    for t in range(P):
-        for r in range(P):
-            c = (r - t) % P
-            s = queries[r] @ keys[c].transpose(1, 2) * scale
-            if causal:
-                s = s.masked_fill(positions[c][None, :] > positions[r][:, None], float("-inf"))
-            new_m = torch.maximum(m[r], s.amax(dim=-1)) if s.shape[-1] else m[r]
-            shift = torch.where(torch.isfinite(new_m), new_m, 0.0)
-            alpha, p = torch.exp(m[r] - shift), torch.exp(s - shift[..., None])
-            m[r], l[r] = new_m, l[r] * alpha + p.sum(dim=-1)
-            acc[r] = acc[r] * alpha[..., None] + p @ values[c]
-            lse_steps[t][:, positions[r]] = shift + torch.log(l[r])
-    out = torch.cat([a / torch.where(s > 0, s, 1.0)[..., None] for a, s in zip(acc, l, strict=True)], dim=1)
-    return out, lse_steps[-1].clone(), lse_steps
+    positions = torch.arange(q.shape[1]).tensor_split(world_size)
+    new_out, new_lse = out.clone(), lse.clone()
+    for r, own in enumerate(positions):
+        c = (r - step) % world_size
+        s = q[:, own] @ k[:, positions[c]].transpose(1, 2) * scale
+        if causal:
+            s = s.masked_fill(positions[c][None, :] > own[:, None], float("-inf"))
+        m = lse[:, own]
+        l = torch.isfinite(m).to(q.dtype)
+        new_m = torch.maximum(m, s.amax(dim=-1)) if s.shape[-1] else m
+        shift = torch.where(torch.isfinite(new_m), new_m, 0.0)
+        alpha, p = torch.exp(m - shift), torch.exp(s - shift[..., None])
+        l = l * alpha + p.sum(dim=-1)
+        acc = out[:, own] * alpha[..., None] + p @ v[:, positions[c]]
+        new_out[:, own] = acc / torch.where(l > 0, l, 1.0)[..., None]
+        new_lse[:, own] = torch.where(l > 0, shift + torch.log(l), float("-inf"))
+    return new_out, new_lse
 '''
 
 # The parts folded in one at a time with logaddexp (an online merge) instead of one log-sum-exp over all.
@@ -136,6 +160,7 @@ def linear(x, weight):
 ALTERNATIVES = {
     "welford-chan-merge: Welford's update value by value": ("welford-chan-merge", WELFORD_PER_VALUE),
     "moe-top-k-gating: top-k by a stable descending sort": ("moe-top-k-gating", MOE_STABLE_SORT),
+    "ring-attention: a logaddexp merge of the state and the block": ("ring-attention", RING_LOGADDEXP_MERGE),
     "ring-attention: a running max, sum and unnormalized output per query": ("ring-attention", RING_RUNNING_MAX),
     "flash-decoding: the parts folded in one logaddexp at a time": ("flash-decoding", FLASH_DECODING_FOLDED),
     "int8-gemm-per-token-scales: a float64 GEMM of the codes, exact like int32": (

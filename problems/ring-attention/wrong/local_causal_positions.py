@@ -1,33 +1,26 @@
 # expect: wrong_answer
 # why: applies the causal mask with positions inside each chunk (0, 1, 2, ... for queries and keys
-#      alike), as if every block were on the diagonal: keys of earlier chunks get masked and keys of
-#      later chunks leak in; the mask needs the tokens' global positions
+#      alike), as if every block were on the diagonal: keys of an earlier chunk get masked and keys of a
+#      later chunk leak in; the mask needs the tokens' global positions
 import torch
 
 
-def ring_attention(q, k, v, world_size, causal=False, softmax_scale=None):
-    H, S, D = q.shape
-    P = world_size
-    scale = D ** -0.5 if softmax_scale is None else softmax_scale
-    pos = torch.arange(S).tensor_split(P)
-    qs, ks, vs = q.tensor_split(P, dim=1), k.tensor_split(P, dim=1), v.tensor_split(P, dim=1)
-    held = list(zip(ks, vs, pos))  # what each rank holds now: its own KV chunk and its positions
-    outs = [torch.zeros_like(c) for c in qs]
-    lses = [torch.full(c.shape[:2], float("-inf"), dtype=q.dtype) for c in qs]
-    steps = torch.empty(P, H, S, dtype=q.dtype)
-    for t in range(P):
-        for r in range(P):
-            kb, vb, kpos = held[r]
-            s = qs[r] @ kb.transpose(1, 2) * scale
-            if causal:
-                s = s.masked_fill(torch.arange(len(kpos))[None, None, :] > torch.arange(len(pos[r]))[None, :, None], float("-inf"))
-            m = torch.maximum(lses[r], s.amax(dim=-1) if s.shape[-1] else lses[r])
-            shift = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
-            p = torch.exp(s - shift[..., None])
-            alpha = torch.exp(lses[r] - shift)
-            total = alpha + p.sum(-1)
-            outs[r] = (outs[r] * alpha[..., None] + p @ vb) / torch.where(total > 0, total, 1)[..., None]
-            lses[r] = torch.where(total > 0, shift + torch.log(total), torch.full_like(total, float("-inf")))
-            steps[t, :, pos[r]] = lses[r]
-        held = [held[(r - 1) % P] for r in range(P)]  # send to r + 1, receive from r - 1
-    return torch.cat(outs, dim=1), torch.cat(lses, dim=1), steps
+def ring_attention_step(q, k, v, out, lse, world_size, step, causal=False, softmax_scale=None):
+    scale = q.shape[2] ** -0.5 if softmax_scale is None else softmax_scale
+    positions = torch.arange(q.shape[1]).tensor_split(world_size)
+    out, lse = out.clone(), lse.clone()
+    for r, own in enumerate(positions):
+        held = positions[(r - step) % world_size]  # sent on by r - 1 in each earlier step
+        s = q[:, own] @ k[:, held].transpose(1, 2) * scale
+        if causal:
+            s = s.masked_fill(torch.arange(len(held))[None, :] > torch.arange(len(own))[:, None], float("-inf"))
+        block_lse = torch.logsumexp(s, dim=-1)
+        safe = torch.where(torch.isfinite(block_lse), block_lse, 0.0)
+        block_out = torch.exp(s - safe[..., None]) @ v[:, held]
+        new = torch.logaddexp(lse[:, own], block_lse)
+        seen = torch.isfinite(new)
+        new_safe = torch.where(seen, new, 0.0)
+        merged = out[:, own] * torch.exp(lse[:, own] - new_safe)[..., None] + block_out * torch.exp(block_lse - new_safe)[..., None]
+        out[:, own] = torch.where(seen[..., None], merged, 0.0)
+        lse[:, own] = new
+    return out, lse

@@ -1,34 +1,26 @@
 # expect: wrong_answer
-# why: skips the ring: every rank walks the KV chunks in index order 0, 1, ..., P - 1, as one process
-#      holding the whole sequence would, and merges them correctly. The final attention is right,
-#      but no rank holds chunk t at step t: the running log-sum-exp after each step is over the
-#      wrong chunks (rank r holds its own chunk first, then r - 1, r - 2, ...)
+# why: skips the ring: every rank takes the chunk of rank `step` in step `step`, the index order one
+#      process holding the whole sequence would walk, and merges it correctly. Only rank `step` holds that
+#      chunk in that step; the others hold the chunk their left neighbour sent
 import torch
 
 
-def ring_attention(q, k, v, world_size, causal=False, softmax_scale=None):
-    H, S, D = q.shape
-    P = world_size
-    scale = D ** -0.5 if softmax_scale is None else softmax_scale
-    pos = torch.arange(S).tensor_split(P)
-    qs, ks, vs = q.tensor_split(P, dim=1), k.tensor_split(P, dim=1), v.tensor_split(P, dim=1)
-    held = list(zip(ks, vs, pos))  # what each rank holds now: its own KV chunk and its positions
-    outs = [torch.zeros_like(c) for c in qs]
-    lses = [torch.full(c.shape[:2], float("-inf"), dtype=q.dtype) for c in qs]
-    steps = torch.empty(P, H, S, dtype=q.dtype)
-    for t in range(P):
-        for r in range(P):
-            kb, vb, kpos = ks[t], vs[t], pos[t]
-            s = qs[r] @ kb.transpose(1, 2) * scale
-            if causal:
-                s = s.masked_fill(kpos[None, None, :] > pos[r][None, :, None], float("-inf"))
-            m = torch.maximum(lses[r], s.amax(dim=-1) if s.shape[-1] else lses[r])
-            shift = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
-            p = torch.exp(s - shift[..., None])
-            alpha = torch.exp(lses[r] - shift)
-            total = alpha + p.sum(-1)
-            outs[r] = (outs[r] * alpha[..., None] + p @ vb) / torch.where(total > 0, total, 1)[..., None]
-            lses[r] = torch.where(total > 0, shift + torch.log(total), torch.full_like(total, float("-inf")))
-            steps[t, :, pos[r]] = lses[r]
-        held = [held[(r - 1) % P] for r in range(P)]  # send to r + 1, receive from r - 1
-    return torch.cat(outs, dim=1), torch.cat(lses, dim=1), steps
+def ring_attention_step(q, k, v, out, lse, world_size, step, causal=False, softmax_scale=None):
+    scale = q.shape[2] ** -0.5 if softmax_scale is None else softmax_scale
+    positions = torch.arange(q.shape[1]).tensor_split(world_size)
+    out, lse = out.clone(), lse.clone()
+    for r, own in enumerate(positions):
+        held = positions[step]
+        s = q[:, own] @ k[:, held].transpose(1, 2) * scale
+        if causal:
+            s = s.masked_fill(held[None, :] > own[:, None], float("-inf"))
+        block_lse = torch.logsumexp(s, dim=-1)
+        safe = torch.where(torch.isfinite(block_lse), block_lse, 0.0)
+        block_out = torch.exp(s - safe[..., None]) @ v[:, held]
+        new = torch.logaddexp(lse[:, own], block_lse)
+        seen = torch.isfinite(new)
+        new_safe = torch.where(seen, new, 0.0)
+        merged = out[:, own] * torch.exp(lse[:, own] - new_safe)[..., None] + block_out * torch.exp(block_lse - new_safe)[..., None]
+        out[:, own] = torch.where(seen[..., None], merged, 0.0)
+        lse[:, own] = new
+    return out, lse
