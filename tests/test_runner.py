@@ -301,6 +301,46 @@ def test_what_the_solution_prints_while_loading_is_in_the_report(runner, tmp_pat
     assert "loading the solution" in report.output
 
 
+# cases.py prints at its import: in a worker, that print is in the run's output.
+MODULE_CASES = """
+import torch
+
+print("cases.py ran")
+
+
+class Scale(torch.nn.Module):
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = torch.nn.Parameter(torch.tensor(factor))
+
+    def forward(self, x):
+        return self.factor * x
+
+
+def cases():
+    return [{"name": "times 3", "args": (Scale(3.0), torch.ones(2))},
+            {"name": "times 4", "args": (Scale(4.0), torch.ones(3))}]
+"""
+
+
+def test_an_input_of_a_class_of_cases_py_reaches_the_solution_which_loads_cases_py_then(runner, tmp_path):
+    problem = load_problem(write_problem(tmp_path, "scaled", "def scaled(module, x):\n    return module(x).detach()\n",
+                                         cases=MODULE_CASES))
+    source = "def scaled(module, x):\n    print('got a', type(module).__name__)\n    return module(x).detach()\n"
+    report = runner.run(problem, source, tmp_path / "a.py")
+    assert report.verdict == "accepted"
+    assert report.output == "cases.py ran\ngot a Scale\ngot a Scale\n"
+
+
+def test_a_worker_whose_inputs_need_nothing_of_cases_py_never_loads_it(runner, tmp_path):
+    cases = 'print("cases.py ran")\n\n\ndef cases():\n    return [{"name": "one", "args": (1,)}]\n'
+    problem = load_problem(write_problem(tmp_path, "plain-double", "def double(x):\n    return 2 * x\n",
+                                         cases=cases))
+    report = runner.run(problem, "def double(x):\n    print('doubling', x)\n    return 2 * x\n", tmp_path / "a.py")
+    assert report.verdict == "accepted"
+    assert report.output == "doubling 1\n"
+
+
 def test_case_ids_are_one_based_in_order(runner, tmp_path):
     problem = load_problem(write_problem(tmp_path, "ordered-double", "def double(x):\n    return 2 * x\n",
                                          toml=THREE_INLINE_CASES))

@@ -89,8 +89,11 @@ class ProblemKind(Protocol):
         """The problems of this kind directly in a folder."""
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        """(module name, file name, source) of problem code a worker loads before the solution (to unpickle
-        inputs); sent as source, since a worker may not read the problem's folder."""
+        """(module name, file name, source) of problem code a worker loads before the solution (code that
+        makes the inputs there); sent as source, since a worker may not read the problem's folder."""
+
+    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        """The same, for problem code a worker loads at its first import (to unpickle inputs of its classes)."""
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
         """The sources of the problem's own code, besides its trusted modules, that makes what reaches a
@@ -133,6 +136,9 @@ class Native:
         return [p for p in sorted(folder.iterdir()) if (p / "problem.toml").is_file()] if folder.is_dir() else []
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        return ()
+
+    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         cases = problem.folder / "cases.py"
         if not cases.is_file():
             return ()
@@ -182,6 +188,9 @@ class Codestar:
         return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        return ()
+
+    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         return ()
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
@@ -235,6 +244,9 @@ class KernelBench:
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         # Every worker makes a trial's inputs itself, with the file's get_inputs(): no tensor crosses the wire.
         return ((problem.module_name("kernelbench"), str(problem.source_path), problem.reference_source),)
+
+    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        return ()
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
         return ()  # the file is its trusted module

@@ -37,15 +37,18 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
     rules_need_torch = not autograd or count_launches or eager_views or any(
         "." in call and call.partition(".")[0] not in sys.stdlib_module_names for call in forbidden_calls)
     kind = kind_of(problem)
-    problem_modules = kind.trusted_modules(problem)
-    problem_code = (*kind.problem_code(problem), *(module_source for _, _, module_source in problem_modules))
+    problem_modules, importable_modules = kind.trusted_modules(problem), kind.importable_modules(problem)
+    if preload:  # a harness (the benchmark's) takes the problem's functions as it loads, before the solution does
+        problem_modules, importable_modules = (*problem_modules, *importable_modules), ()
+    problem_code = (*kind.problem_code(problem),
+                    *(module_source for _, _, module_source in (*problem_modules, *importable_modules)))
     torch_free = not (cuda or preload or rules_need_torch) and static.runs_without_torch(source) and all(
         map(static.runs_without_torch, problem_code))
     return SolutionSpec(
         source=source, filename=filename, entry_point=problem.entry_point,
         limits=problem.limits.worker(calls, cuda, trusted),
         forbidden_modules=() if trusted else problem.forbidden_modules, forbidden_calls=forbidden_calls,
-        preload=preload, problem_modules=problem_modules, trusted=trusted,
+        preload=preload, problem_modules=problem_modules, importable_modules=importable_modules, trusted=trusted,
         autograd=autograd, count_launches=count_launches, eager_views=eager_views, torch_free=torch_free)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import builtins
 import errno
 import importlib
+import importlib.abc
+import importlib.machinery
 import linecache
 import os
 import re
@@ -229,8 +231,33 @@ def load_module(qualified: str, filename: str, source: str) -> None:
     module = types.ModuleType(qualified)
     module.__file__ = filename
     sys.modules[qualified] = module
+    _run_module(module, filename, source)
+
+
+def _run_module(module: types.ModuleType, filename: str, source: str) -> None:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
+
+
+class _ImportableModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Trusted problem code loaded at its first import (SolutionSpec.importable_modules): by the unpickling
+    of an input of one of its classes, typically, which most runs never make."""
+
+    def __init__(self, modules: tuple[tuple[str, str, str], ...]):
+        self.files = {qualified: (filename, source) for qualified, filename, source in modules}
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.files:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, origin=self.files[fullname][0])
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        filename, source = self.files[module.__name__]
+        module.__file__ = filename
+        _run_module(module, filename, source)
 
 
 def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorInfo | None]:
@@ -381,6 +408,8 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             kernel_cache.restore(spec.kernel_cache)
         if spec.torch_free:  # its code imports torch only where nothing reads it
             torch_stand_in.install()
+        if spec.importable_modules:
+            sys.meta_path.insert(0, _ImportableModules(spec.importable_modules))
         for qualified, filename, source in spec.problem_modules:
             load_module(qualified, filename, source)
         for name in spec.preload:

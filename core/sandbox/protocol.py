@@ -43,9 +43,12 @@ class SolutionSpec:
     forbidden_modules: tuple[str, ...] = ()
     forbidden_calls: tuple[str, ...] = ()
     preload: tuple[str, ...] = ()  # trusted modules imported before the solution (e.g. timing code)
-    # (module name, file name, source) of problem code the worker loads first (to unpickle inputs): sent,
-    # because a worker may not read the problem's folder.
+    # (module name, file name, source) of problem code the worker loads before the solution (code that makes
+    # the inputs in the worker): sent, because a worker may not read the problem's folder.
     problem_modules: tuple[tuple[str, str, str], ...] = ()
+    # The same, loaded at their first import only (cases.py, for unpickling inputs of its classes): most runs
+    # never need one, and its compile took a few milliseconds of each worker's start.
+    importable_modules: tuple[tuple[str, str, str], ...] = ()
     trusted: bool = False  # the reference's worker: trusted code, run unconfined
     # Tripwires (core/sandbox/tripwires.py), beside the dotted names of forbidden_calls:
     autograd: bool = True  # False: the autograd engine refuses every backward pass

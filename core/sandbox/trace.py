@@ -9,12 +9,13 @@ events stop, and the caps: docs/GRADING.md (Recording a call).
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import sys
 import time
 import types
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal
 
@@ -34,14 +35,29 @@ WATCHED_ITEMS = 256  # a list's or dict's items
 @dataclass
 class _Solution:
     """Computed once per worker: the solution's code objects, its entry point's code, and the entry
-    point's parameters and assignments by line (from the source's syntax tree)."""
+    point's parameters and assignments by line (from the source's syntax tree, parsed when first wanted:
+    values are recorded for a failing case only)."""
 
     codes: list[types.CodeType]
     code_ids: frozenset[int]
     entry_code: types.CodeType | None
-    parameter_lines: dict[str, int] = field(default_factory=dict)
-    # a line of an assignment statement -> (that statement's last line, the names it binds)
-    assignments: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    source: str
+    entry_point: str
+
+    @functools.cached_property
+    def _entry_definition(self) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        return None if self.entry_code is None else _definition(self.source, self.entry_point, self.entry_code)
+
+    @functools.cached_property
+    def parameter_lines(self) -> dict[str, int]:
+        definition = self._entry_definition
+        return {} if definition is None else _parameter_lines(definition)
+
+    @functools.cached_property
+    def assignments(self) -> dict[int, tuple[int, tuple[str, ...]]]:
+        """A line of an assignment statement -> (that statement's last line, the names it binds)."""
+        definition = self._entry_definition
+        return {} if definition is None else _assignments(definition)
 
 
 _solution: _Solution | None = None
@@ -63,12 +79,7 @@ def loaded(source: str, module_code: types.CodeType, entry: Any, entry_point: st
         unwrapped = entry
     entry_code = next((code for code in (getattr(f, "__code__", None) for f in (unwrapped, entry))
                        if id(code) in code_ids), None)
-    _solution = _Solution(codes, code_ids, entry_code)
-    if entry_code is not None:
-        definition = _definition(source, entry_point, entry_code)
-        if definition is not None:
-            _solution.parameter_lines = _parameter_lines(definition)
-            _solution.assignments = _assignments(definition)
+    _solution = _Solution(codes, code_ids, entry_code, source, entry_point)
 
 
 def _definition(source: str, name: str, code: types.CodeType) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
