@@ -167,7 +167,7 @@ class KataServer(LanguageServer):
 
                 self.pool = WorkerPool.shared()
                 self.pool.start()
-                self._runner = Runner(self.pool)
+                self._runner = Runner(self.pool, fresh_ahead=True)
 
     def warm_up(self, loop: asyncio.AbstractEventLoop) -> None:
         """At initialize, on a thread of its own: the workers started, then (once the zygote has probed

@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import shutil
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 from infrakata.core.catalog.loading import load_problem
 from infrakata.core.catalog.problem import Case
 from infrakata.core.grading.results import GradingError
+from infrakata.core.grading.runner import Runner
 
 FIXTURES = Path(__file__).parent / "fixtures" / "problems"
 
@@ -339,6 +341,57 @@ def test_a_worker_whose_inputs_need_nothing_of_cases_py_never_loads_it(runner, t
     report = runner.run(problem, "def double(x):\n    print('doubling', x)\n    return 2 * x\n", tmp_path / "a.py")
     assert report.verdict == "accepted"
     assert report.output == "doubling 1\n"
+
+
+DRAW_S = 1.0
+SLOW_FRESH_CASES = f"""
+import time
+
+
+def cases():
+    return [{{"name": "one", "args": (1,)}}]
+
+
+def fresh(seed):
+    time.sleep({DRAW_S})
+    return {{"args": (SIGN * seed,)}}
+
+
+SIGN = 1
+"""
+PRINTING_DOUBLE = "def double(x):\n    print(x)\n    return 2 * x\n"
+
+
+def test_the_servers_runner_draws_the_next_fresh_case_after_a_run_and_the_next_save_finds_it_drawn(pool, tmp_path):
+    problem = load_problem(write_problem(tmp_path, "slow-fresh", "def double(x):\n    return 2 * x\n",
+                                         cases=SLOW_FRESH_CASES))
+    runner = Runner(pool, fresh_ahead=True)
+    try:
+        reports = [runner.run(problem, PRINTING_DOUBLE, tmp_path / "a.py")]
+        for _ in range(2):
+            time.sleep(2 * DRAW_S)  # the draw for the next run, on a thread of its own
+            started = time.perf_counter()
+            reports.append(runner.run(problem, PRINTING_DOUBLE, tmp_path / "a.py"))
+            assert time.perf_counter() - started < DRAW_S
+    finally:
+        runner.close()
+    assert [r.verdict for r in reports] == ["accepted"] * 3
+    drawn = [int(r.output.split()[1]) for r in reports]  # what each run's fresh case was given
+    assert len(set(drawn)) == 3  # still new at every grading
+
+
+def test_a_fresh_case_drawn_ahead_is_not_used_once_the_problem_has_changed(pool, tmp_path):
+    folder = write_problem(tmp_path, "changing-fresh", "def double(x):\n    return 2 * x\n", cases=SLOW_FRESH_CASES)
+    runner = Runner(pool, fresh_ahead=True)
+    try:
+        first = runner.run(load_problem(folder), PRINTING_DOUBLE, tmp_path / "a.py")
+        cases = folder / "cases.py"
+        cases.write_text(cases.read_text().replace("SIGN = 1", "SIGN = -1"))
+        bump_mtime(cases)
+        second = runner.run(load_problem(folder), PRINTING_DOUBLE, tmp_path / "a.py")
+    finally:
+        runner.close()
+    assert int(first.output.split()[1]) > 0 and int(second.output.split()[1]) < 0
 
 
 def test_case_ids_are_one_based_in_order(runner, tmp_path):

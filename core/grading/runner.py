@@ -14,6 +14,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -90,15 +91,23 @@ class Runner:
     """Grades sources against problems over one warm pool: the static checks, the reference's outputs
     (computed once per problem version and kept), the solution's cases in its worker, the verdict."""
 
-    def __init__(self, pool: WorkerPool | None = None):
+    def __init__(self, pool: WorkerPool | None = None, fresh_ahead: bool = False):
+        """`fresh_ahead`: once a run has taken a problem's fresh case, draw the next one (its inputs and the
+        reference's outputs) on a thread of its own, for the next run of that problem: the server's saves,
+        where a few milliseconds of each save were that draw. Not for one-shot or batch grading, whose draws
+        ahead would mostly go unused."""
         self.pool = pool or WorkerPool.shared()
         self._prepared: dict[Path, _Prepared] = {}
+        self._drawing = ThreadPoolExecutor(1, thread_name_prefix="kata-fresh-ahead") if fresh_ahead else None
+        self._drawn: dict[Path, tuple[tuple[Any, ...], Future[_Case | None]]] = {}
         # The reference worker of the device problem graded last, kept for its fresh cases: opening one is a
         # fork and a load (on a GPU, a CUDA context too) that every save of a kernel kata would pay.
         self._kept_reference: tuple[tuple[Any, ...], ReferenceWorker] | None = None
 
     def close(self) -> None:
-        """Close the reference worker kept open (the pool's close would end it too)."""
+        """Close the reference worker kept open (the pool's close would end it too), and draw no more."""
+        if self._drawing is not None:
+            self._drawing.shutdown(cancel_futures=True)
         with _PREPARING:
             self._drop_kept_reference()
 
@@ -195,6 +204,20 @@ class Runner:
                 self._drop_kept_reference()  # it may have died in the call: the next grading opens another
                 raise
 
+    def _fresh_for_run(self, problem: Problem, seed: int | None) -> _Case | None:
+        """The fresh case of this run: the one drawn ahead for it, where there is one (fresh_ahead), then the
+        next drawn for the next run. A given seed is drawn now (`kata check-problems`: its draws repeat)."""
+        if self._drawing is None or seed is not None:
+            return self.fresh_case(problem, seed)
+        key = (_version(problem), device_for(problem, self.pool))
+        drawn = self._drawn.pop(problem.source_path, None)
+        return drawn[1].result() if drawn is not None and drawn[0] == key else self.fresh_case(problem)
+
+    def _draw_ahead(self, problem: Problem, device: str) -> None:
+        if self._drawing is not None and kind_of(problem).has_fresh_cases(problem):
+            self._drawn[problem.source_path] = ((_version(problem), device),
+                                                self._drawing.submit(self.fresh_case, problem))
+
     def _reference_kept_for(self, problem: Problem, device: str) -> ReferenceWorker | None:
         """The reference worker kept for a problem graded on a device (None for the others), opened or
         replaced when it is another problem's or version's, has died, or has made its share of calls (its
@@ -261,7 +284,7 @@ class Runner:
         device = prepared.device
         # The fresh case last, so that a wrong solution's verdict is its fixed cases' (a mutant's run, which
         # stops at its first failure, is judged on those alone: the same every time).
-        fresh = None if stop_early else self.fresh_case(problem, fresh_seed)
+        fresh = None if stop_early else self._fresh_for_run(problem, fresh_seed)
         cases = cases if fresh is None else [*cases, fresh]
         # Each case's call, and the replay of each that fails (SolutionCalls.replay).
         spec = solution_spec(problem, source, filename, calls=2 * len(cases), cuda=device == "cuda",
@@ -315,6 +338,8 @@ class Runner:
             result.note = calls.notes.get(result.id, "")
         if arena is not None:
             arena.close()
+        if fresh is not None and fresh_seed is None:  # after the run: its draw takes nothing from the run
+            self._draw_ahead(problem, device)
         return results, "".join(calls.output)
 
     @staticmethod

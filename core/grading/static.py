@@ -68,7 +68,8 @@ def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]
     tree = pysource.tree(source)
     lines = source.splitlines()
     modules, calls = tuple(modules), set(calls)
-    call_targets = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    call_targets: set[int] = set()
+    names: list[ast.Name] = []  # a forbidden name read, other than as a call's target (known once the walk is over)
     findings: list[Finding] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -85,14 +86,17 @@ def forbidden_findings(source: str, modules: Iterable[str], calls: Iterable[str]
                                          f"module '{module}' is forbidden in this problem; remove the import"
                                          f"{why_refused(module)}"))
         elif isinstance(node, ast.Call):
+            call_targets.add(id(node.func))
             name = _dotted(node.func)
             if name and (name in calls or name.startswith("builtins.") and name[len("builtins."):] in calls):
                 findings.append(_finding(lines, node.func, "forbidden-call",
                                          f"call to '{name}' is forbidden in this problem{why_refused(name)}"))
         elif isinstance(node, ast.Name) and node.id in calls and isinstance(node.ctx, ast.Load):
-            if id(node) not in call_targets:
-                findings.append(_finding(lines, node, "forbidden-call",
-                                         f"'{node.id}' is forbidden in this problem (even as a reference)"))
+            names.append(node)
+    for read in names:
+        if id(read) not in call_targets:
+            findings.append(_finding(lines, read, "forbidden-call",
+                                     f"'{read.id}' is forbidden in this problem (even as a reference)"))
     return sorted(findings, key=lambda f: (f.line, f.column))
 
 
