@@ -1,8 +1,9 @@
 """Batch grading throughput: `kata grade` on 100, 1,000 and 10,000 submissions, beside a cold `kata run`
-loop, locally (--jobs 2) and on Ray on this machine; the peak memory of each run's process tree.
+loop, locally and on Ray on this machine (each with `kata grade`'s own --jobs unless one is given); the peak
+memory of each run's process tree.
 
     .venv/bin/python benchmarks/batch_throughput.py [--sizes 100,1000,10000] [--ray-sizes 1000,10000]
-                                                    [--cold 12] [--jobs 2] [--json results.json]
+                                                    [--cold 12] [--jobs N] [--json results.json]
 
 The submissions cycle through the seed problems (adam-optimizer-memory-bytes,
 activation-checkpointing-sqrt-memory, gradient-accumulation, and the two codestar seeds of
@@ -209,7 +210,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--ray-sizes", default="1000,10000")
     parser.add_argument("--cold", type=int, default=12)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="`kata grade --jobs N` (default: none given, kata grade's own, twice the cores)")
     parser.add_argument("--json", help="also write the figures here")
     parser.add_argument("--answers-only", action="store_true",
                         help="only right and wrong answers (34:8), no raising, crashing or slow submissions")
@@ -228,10 +230,11 @@ def main() -> int:
         manifests = {n: make_batch(root, problems, n, mix) for n in sorted(set(sizes + ray_sizes))}
         if args.cold:
             results.append(cold_loop(manifests[min(manifests)], args.cold))
+        jobs = ["--jobs", str(args.jobs)] if args.jobs else []
         for n in sizes:
-            results.append(grade_run(manifests[n], n, f"local --jobs {args.jobs}", ["--jobs", str(args.jobs)]))
+            results.append(grade_run(manifests[n], n, " ".join(["local", *jobs]), jobs))
         for n in ray_sizes:
-            results.append(grade_run(manifests[n], n, f"ray --jobs {args.jobs}", ["--ray", "--jobs", str(args.jobs)]))
+            results.append(grade_run(manifests[n], n, " ".join(["ray", *jobs]), ["--ray", *jobs]))
     print(f"load average after: {os.getloadavg()}", flush=True)
     print("\n| mode | n | wall s | rate /s | steady /s | CPU ms/grading | peak RSS MiB | peak PSS MiB |\n"
           "| --- | --- | --- | --- | --- | --- | --- | --- |")

@@ -207,7 +207,11 @@ def _check_output(flag: str, path: Path) -> None:
 
 
 def default_jobs() -> int:
+    """Twice the cores: a grading keeps one core busy at a time, its grader's thread or its worker, each waiting
+    for the other in turn (and a slow submission keeps none busy until its limit), so as many gradings as cores
+    left a third of the machine idle (1,000 mixed: 48 -> 66 gradings/s on 2 cores)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return 2 * max(1, cores)
