@@ -211,7 +211,7 @@ def main() -> int:
     parser.add_argument("--ray-sizes", default="1000,10000")
     parser.add_argument("--cold", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=None,
-                        help="`kata grade --jobs N` (default: none given, kata grade's own, twice the cores)")
+                        help="`kata grade --jobs N` (default: none given, kata grade's own, three per core)")
     parser.add_argument("--json", help="also write the figures here")
     parser.add_argument("--answers-only", action="store_true",
                         help="only right and wrong answers (34:8), no raising, crashing or slow submissions")

@@ -578,7 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--manifest", metavar="FILE", help='JSONL: {"id", "file" | "source", "problem"} per line')
     p.add_argument("--out", metavar="FILE", help="results, one JSON line per submission (default: stdout)")
     p.add_argument("--junit", metavar="FILE", help="also write JUnit XML")
-    p.add_argument("--jobs", type=int, metavar="N", help="parallel gradings (default: twice the cores)")
+    p.add_argument("--jobs", type=int, metavar="N", help="parallel gradings (default: three per core)")
     p.add_argument("--resume", action="store_true", help="skip the ids already in --out")
     p.add_argument("--bench", action="store_true", help="benchmark accepted kernel solutions (one per GPU at a time)")
     p.add_argument("--hidden", action="store_true", help="keep every expected value (and the differences from it) "

@@ -207,11 +207,12 @@ def _check_output(flag: str, path: Path) -> None:
 
 
 def default_jobs() -> int:
-    """Twice the cores: a grading keeps one core busy at a time, its grader's thread or its worker, each waiting
-    for the other in turn (and a slow submission keeps none busy until its limit), so as many gradings as cores
-    left a third of the machine idle (1,000 mixed: 48 -> 66 gradings/s on 2 cores)."""
+    """Three per core: a grading keeps one core busy at a time, its grader's thread or its worker, each waiting
+    for the other in turn, and a slow submission none until its limit. One per core left a fifth to a third of
+    the machine idle (benchmarks/batch_throughput.py, 1,000 mixed on 2 cores: 48 gradings/s with 2 at once,
+    66 with 4, 80 with 6 and 8, 72 with 12)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
         cores = os.cpu_count() or 1
-    return 2 * max(1, cores)
+    return 3 * max(1, cores)
