@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from infrakata.core.limits import WorkerLimits
@@ -125,8 +125,12 @@ class Started:
 
 
 def reply_to_wire(reply: Reply) -> dict[str, Any]:
-    # the recording as one JSON string (recording.recording_to_wire)
-    return {**asdict(replace(reply, recording=None)), "recording": recording_to_wire(reply.recording)}
+    """Shallow: asdict would deep-copy the output, every tensor of it, only for it to be encoded (as long again
+    as the encoding). The error as a dict, the recording as one JSON string (recording.recording_to_wire)."""
+    wire = {f.name: getattr(reply, f.name) for f in fields(Reply)}
+    wire["error"] = None if reply.error is None else asdict(reply.error)
+    wire["recording"] = recording_to_wire(reply.recording)
+    return wire
 
 
 def _check(condition: bool, what: str) -> None:
