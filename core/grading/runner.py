@@ -205,8 +205,9 @@ class Runner:
                 raise
 
     def _fresh_for_run(self, problem: Problem, seed: int | None) -> _Case | None:
-        """The fresh case of this run: the one drawn ahead for it, where there is one (fresh_ahead), then the
-        next drawn for the next run. A given seed is drawn now (`kata check-problems`: its draws repeat)."""
+        """The fresh case of this run: the one drawn ahead for it where there is one (fresh_ahead; the next is
+        drawn once the run is over), else one drawn now, as is a given seed's (`kata check-problems`: its draws
+        repeat)."""
         if self._drawing is None or seed is not None:
             return self.fresh_case(problem, seed)
         key = (_version(problem), device_for(problem, self.pool))
