@@ -14,8 +14,9 @@ from .conftest import REPO, attempt
 
 @pytest.mark.parametrize("body", [
     "import infrakata.problems",
-    "open(os.path.join(os.path.dirname(sys.modules[[m for m in sys.modules if m.endswith('_cases')][0]].__file__),"
-    " 'reference.py')).read()",
+    # cases.py is loaded at its first import: by its name, which the grader's naming makes known
+    "import importlib\ncases = importlib.import_module('infrakata_problem_sandbox_probe_cases')\n"
+    "open(os.path.join(os.path.dirname(cases.__file__), 'reference.py')).read()",
     f"open({str(REPO / 'problems' / 'rmsnorm' / 'reference.py')!r}).read()",
     f"os.listdir({str(REPO / 'problems')!r})",
     "import infrakata.kernels.adamw8bit",
