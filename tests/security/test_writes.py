@@ -19,20 +19,27 @@ from infrakata.core.progress import store as history
 from .conftest import FIXTURES, attempt, solution
 
 
+def writing(paths: str, mode: str, text: str) -> str:
+    """An attack body that writes `text` to each of `paths` (a tuple, as Python source), printing for each
+    "wrote PATH" or "refused" and the error's type."""
+    return f"""
+        for path in {paths}:
+            try:
+                open(path, {mode!r}).write({text!r})
+                print('wrote', path)
+            except OSError as error:
+                print('refused', type(error).__name__)
+    """
+
+
 def test_the_history_store_and_the_catalogue_cannot_be_written(runner, probe, tmp_path):
     store = history.user_store()
     store.parent.mkdir(parents=True, exist_ok=True)
     store.touch()
     reference = probe.folder / "reference.py"
     before = reference.read_bytes()
-    report, message, output = attempt(runner, probe, f"""
-        for path in ({str(store)!r}, {str(reference)!r}, {str(tmp_path / 'planted.py')!r}):
-            try:
-                open(path, 'a').write('forged')
-                print('wrote', path)
-            except OSError as error:
-                print('refused', type(error).__name__)
-    """)
+    paths = f"({str(store)!r}, {str(reference)!r}, {str(tmp_path / 'planted.py')!r})"
+    report, message, output = attempt(runner, probe, writing(paths, "a", "forged"))
     assert report.verdict == "accepted", message
     # Not there at all (the view), or there and refused (Landlock alone).
     assert set(output.splitlines()) <= {"refused PermissionError", "refused FileNotFoundError"}, output
@@ -53,15 +60,9 @@ def test_the_private_folder_is_writable_and_gone_after_the_run(runner, probe):
 def test_what_a_worker_leaves_in_its_view_is_not_there_for_the_next(runner, probe):
     """As root every worker's view is a copy of one template, its private folder at the same path in each:
     what one writes must be gone for the next, and the view itself is read-only."""
-    report, message, output = attempt(runner, probe, """
-        for path in (os.path.join(os.environ['TMPDIR'], 'left'), '/left',
-                     os.path.join(os.path.dirname(os.environ['TMPDIR']), 'left')):
-            try:
-                open(path, 'w').write('for the next submission')
-                print('wrote', path)
-            except OSError as error:
-                print('refused', type(error).__name__)
-    """)
+    paths = ("(os.path.join(os.environ['TMPDIR'], 'left'), '/left', "
+             "os.path.join(os.path.dirname(os.environ['TMPDIR']), 'left'))")
+    report, message, output = attempt(runner, probe, writing(paths, "w", "for the next submission"))
     assert report.verdict == "accepted", message
     written, *refused = output.splitlines()[:3]  # each case's call prints the same three lines
     assert written.startswith("wrote ") and set(refused) <= {"refused PermissionError", "refused OSError"}, output
