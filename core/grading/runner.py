@@ -204,20 +204,18 @@ class Runner:
                 self._drop_kept_reference()  # it may have died in the call: the next grading opens another
                 raise
 
-    def _fresh_for_run(self, problem: Problem, seed: int | None) -> _Case | None:
+    def _fresh_for_run(self, problem: Problem, seed: int | None, version: tuple[Any, ...]) -> _Case | None:
         """The fresh case of this run: the one drawn ahead for it where there is one (fresh_ahead; the next is
-        drawn once the run is over), else one drawn now, as is a given seed's (`kata check-problems`: its draws
-        repeat)."""
+        drawn once the run is over) at the problem's `version` (its prepared cases'), else one drawn now, as is
+        a given seed's (`kata check-problems`: its draws repeat)."""
         if self._drawing is None or seed is not None:
             return self.fresh_case(problem, seed)
-        key = (_version(problem), device_for(problem, self.pool))
         drawn = self._drawn.pop(problem.source_path, None)
-        return drawn[1].result() if drawn is not None and drawn[0] == key else self.fresh_case(problem)
+        return drawn[1].result() if drawn is not None and drawn[0] == version else self.fresh_case(problem)
 
-    def _draw_ahead(self, problem: Problem, device: str) -> None:
+    def _draw_ahead(self, problem: Problem, version: tuple[Any, ...]) -> None:
         if self._drawing is not None and kind_of(problem).has_fresh_cases(problem):
-            self._drawn[problem.source_path] = ((_version(problem), device),
-                                                self._drawing.submit(self.fresh_case, problem))
+            self._drawn[problem.source_path] = (version, self._drawing.submit(self.fresh_case, problem))
 
     def _reference_kept_for(self, problem: Problem, device: str) -> ReferenceWorker | None:
         """The reference worker kept for a problem graded on a device (None for the others), opened or
@@ -285,7 +283,7 @@ class Runner:
         device = prepared.device
         # The fresh case last, so that a wrong solution's verdict is its fixed cases' (a mutant's run, which
         # stops at its first failure, is judged on those alone: the same every time).
-        fresh = None if stop_early else self._fresh_for_run(problem, fresh_seed)
+        fresh = None if stop_early else self._fresh_for_run(problem, fresh_seed, prepared.version)
         cases = cases if fresh is None else [*cases, fresh]
         # Each case's call, and the replay of each that fails (SolutionCalls.replay).
         spec = solution_spec(problem, source, filename, calls=2 * len(cases), cuda=device == "cuda",
@@ -340,7 +338,7 @@ class Runner:
         if arena is not None:
             arena.close()
         if fresh is not None and fresh_seed is None:  # after the run: its draw takes nothing from the run
-            self._draw_ahead(problem, device)
+            self._draw_ahead(problem, prepared.version)
         return results, "".join(calls.output)
 
     @staticmethod

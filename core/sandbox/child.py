@@ -226,22 +226,10 @@ def _gpu_memory_message(text: str) -> str:
     return message
 
 
-def load_module(qualified: str, filename: str, source: str) -> None:
-    """Trusted problem code, from the source the grader sent (named after its file, for tracebacks)."""
-    module = types.ModuleType(qualified)
-    module.__file__ = filename
-    sys.modules[qualified] = module
-    _run_module(module, filename, source)
-
-
-def _run_module(module: types.ModuleType, filename: str, source: str) -> None:
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
-
-
-class _ImportableModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Trusted problem code loaded at its first import (SolutionSpec.importable_modules): by the unpickling
-    of an input of one of its classes, typically, which most runs never make."""
+class _ProblemModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Trusted problem code, imported from the source the grader sent (named after its file, for tracebacks):
+    SolutionSpec.problem_modules at once, before the solution; importable_modules at their first import (by
+    the unpickling of an input of one of their classes, typically, which most runs never make)."""
 
     def __init__(self, modules: tuple[tuple[str, str, str], ...]):
         self.files = {qualified: (filename, source) for qualified, filename, source in modules}
@@ -257,7 +245,8 @@ class _ImportableModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module: types.ModuleType) -> None:
         filename, source = self.files[module.__name__]
         module.__file__ = filename
-        _run_module(module, filename, source)
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
 
 
 def load_solution(spec: SolutionSpec) -> tuple[Callable[..., Any] | None, ErrorInfo | None]:
@@ -408,10 +397,10 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             kernel_cache.restore(spec.kernel_cache)
         if spec.torch_free:  # its code imports torch only where nothing reads it
             torch_stand_in.install()
-        if spec.importable_modules:
-            sys.meta_path.insert(0, _ImportableModules(spec.importable_modules))
-        for qualified, filename, source in spec.problem_modules:
-            load_module(qualified, filename, source)
+        if spec.problem_modules or spec.importable_modules:
+            sys.meta_path.insert(0, _ProblemModules((*spec.problem_modules, *spec.importable_modules)))
+        for qualified, _, _ in spec.problem_modules:
+            importlib.import_module(qualified)
         for name in spec.preload:
             importlib.import_module(name)
         # Tripwires (core/sandbox/tripwires.py): after trusted code has loaded, before the solution does.
