@@ -47,10 +47,11 @@ def cases():
         _case("fp16 inputs, scores about +-60, S = 130 (accumulate in fp32)", 11, 1, 2, 130, 64, True, 32, 16,
               dtype=F16, scale=3.0),
         _case("fp16 inputs, S = 100 non-causal, Br = 32, Bc = 24", 12, 2, 2, 100, 32, False, 32, 24, dtype=F16),
-        # Last, so that a method's other mistakes show first: the S x S scores of this case (2 heads x 2048^2
-        # x 4 bytes = 32 MiB) do not fit the worker's 16 MiB, while 256 x 256 tiles take 256 KiB a head.
-        _case("S = 2048, 2 heads, causal, fp16, 256 x 256 tiles: the S x S scores (32 MiB) exceed the 16 MiB limit",
-              13, 1, 2, 2048, 32, True, 256, 256, dtype=F16),
+        # Last, so that a method's other mistakes show first: the S x S scores of this case (2 heads x 1024^2
+        # x 4 bytes = 8 MiB; one head's alone, 4 MiB) do not fit the worker's 4 MiB, while 128 x 128 tiles
+        # take 64 KiB a head.
+        _case("S = 1024, 2 heads, causal, fp16, 128 x 128 tiles: the S x S scores (8 MiB) exceed the 4 MiB limit",
+              13, 1, 2, 1024, 32, True, 128, 128, dtype=F16),
     ]
 
 
