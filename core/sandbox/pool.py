@@ -62,7 +62,6 @@ from infrakata.core.sandbox.wire import (
     FrameError,
     FrameReader,
     UnsafeValue,
-    admit,
     decode_untrusted,
     encode_trusted,
     write_frame,
@@ -299,6 +298,12 @@ class Worker:
             reply = read_reply(frame)
         except (FrameError, ProtocolError) as error:
             return self._refuse(str(error), started)
+        except UnsafeValue as error:  # well-formed, and in step: the worker may be asked again
+            if self.state == "busy":
+                self.state = "ready"
+            return self._result("error", ErrorInfo("UnsafeOutput", f"the solution returned what the grader will "
+                                                   f"not read: {error}; return tensors, numbers, strings, None, or "
+                                                   f"tuples/lists/dicts of them"), started)
         if reply.seq != seq:
             return self._refuse(f"it answered request {reply.seq} when {seq} was asked", started)
         if self.state == "busy":
@@ -307,15 +312,7 @@ class Worker:
         result = self._result(status, reply.error, started)
         result.time_ms, result.launches = reply.time_ms or result.time_ms, reply.launches
         result.recording = reply.recording
-        if reply.status == "started":
-            result.value = reply.value
-            return result
-        try:
-            result.value, result.state = admit(reply.value), admit(reply.state)
-        except UnsafeValue as error:
-            return self._result("error", ErrorInfo("UnsafeOutput", f"the solution returned what the grader will "
-                                                   f"not read: {error}; return tensors, numbers, strings, None, or "
-                                                   f"tuples/lists/dicts of them"), started)
+        result.value, result.state = reply.value, reply.state  # admitted as they were read (wire.decode_untrusted)
         return result
 
     def _memory_used(self) -> int | None:
@@ -451,10 +448,11 @@ class Worker:
 
 
 def read_reply(frame: bytes | bytearray) -> Reply:
-    """A worker's frame as a Reply, or ProtocolError: whatever the bytes, nothing else is raised."""
+    """A worker's frame as a Reply, or ProtocolError (or UnsafeValue for a well-formed value the grader will not
+    take): whatever the bytes, nothing else is raised."""
     try:
         return reply_from_wire(decode_untrusted(frame))
-    except ProtocolError:
+    except (ProtocolError, UnsafeValue):
         raise
     except Exception as error:  # noqa: BLE001 - the parser's refusals, and whatever else hostile bytes cause
         raise ProtocolError(f"its reply could not be read ({type(error).__name__}: {clean_text(str(error), 300)})") \

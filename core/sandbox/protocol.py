@@ -140,7 +140,7 @@ def _check(condition: bool, what: str) -> None:
 
 def reply_from_wire(raw: Any) -> Reply:
     """The worker's message, validated field by field, every string in it made safe to show (what a
-    solution returns is checked by wire.admit)."""
+    solution returns was admitted as it was read: wire.decode_untrusted)."""
     _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(Reply)}, "not a reply")
     _check(raw["status"] in get_args(ReplyStatus), f"unknown status {raw['status']!r}")
     _check(isinstance(raw["state"], dict), "state is not a dict")

@@ -18,6 +18,7 @@ import pickle
 import struct
 from typing import TYPE_CHECKING, Any
 
+from infrakata.core.sandbox.protocol import clean_text
 from infrakata.core.torch_stand_in import loaded_torch
 
 if TYPE_CHECKING:
@@ -180,7 +181,6 @@ def decode_trusted(data: bytes | bytearray) -> Any:
 # The dtypes a worker may send, each by its index here on the wire (append only: a code's meaning is fixed).
 WIRE_DTYPES = ("float64", "float32", "float16", "bfloat16", "complex64", "complex128", "int64", "int32", "int16",
                "int8", "uint8", "bool", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32", "uint64")
-ADMITTED_DTYPES = frozenset(f"torch.{name}" for name in WIRE_DTYPES)
 _LENGTH = struct.Struct("<Q")
 _INT = struct.Struct("<q")
 _FLOAT = struct.Struct("<d")
@@ -189,6 +189,7 @@ _PLAIN = frozenset({type(None), bool, int, float, str, bytes})  # what sanitize 
 (_TAG_NONE, _TAG_TRUE, _TAG_FALSE, _TAG_INT, _TAG_BIG_INT, _TAG_FLOAT, _TAG_STR, _TAG_BYTES, _TAG_LIST, _TAG_TUPLE,
  _TAG_DICT, _TAG_TENSOR, _TAG_ARRAY) = b"NTFiIfsbltdxa"
 _KEY_TYPES = frozenset({str, int, float, bool})
+_CONTAINER_TAGS = frozenset({_TAG_LIST, _TAG_TUPLE, _TAG_DICT})
 
 
 def encode_untrusted(obj: Any) -> bytes:
@@ -264,7 +265,10 @@ def _packed(items: list[Any] | tuple[Any, ...]) -> tuple[bytes, bytes] | None:
 
 def decode_untrusted(data: bytes | bytearray) -> Any:
     """A worker's message, read by a parser that makes only plain data and checks every length against
-    what is left: ValueError for anything that is not exactly one well-formed value."""
+    what is left: ValueError for anything that is not exactly one well-formed value. What it makes is
+    admitted as it is read, so that nothing walks it again: strings safe to show (protocol.clean_text),
+    no more than MAX_VALUES items nor MAX_DEPTH levels in a value (UnsafeValue, a ValueError), tensors
+    dense, on the CPU and of their own storage by construction."""
     reader = _Reader(data)
     value = reader.value(0)
     if reader.at != len(reader.data):
@@ -272,11 +276,23 @@ def decode_untrusted(data: bytes | bytearray) -> Any:
     return value
 
 
+class UnsafeValue(ValueError):
+    """A well-formed value from a worker that the grader will not compare or show: the message says what it
+    was."""
+
+
+MAX_VALUES = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
+MAX_DEPTH = 32
+# The levels of a reply's envelope over its values: the reply's fields, then the state's keys.
+_ENVELOPE_DEPTH = 2
+
+
 class _Reader:
     def __init__(self, data: bytes | bytearray):
         # torch reads a tensor's bytes from a writable buffer only (a worker's frames are bytearrays)
         self.data = data if isinstance(data, bytearray) else bytearray(data)
         self.at = 0
+        self.items = 0
 
     def take(self, size: int) -> memoryview:
         if size > len(self.data) - self.at:
@@ -294,43 +310,46 @@ class _Reader:
         self.at = at + _LENGTH.size
         return int(size)
 
-    def _fixed(self, shape: struct.Struct) -> Any:
-        """A number of a fixed size, read in place."""
-        at, end = self.at, self.at + shape.size
-        if end > len(self.data):
-            raise ValueError(f"a length of {shape.size} bytes past the message's end")
-        self.at = end
-        return shape.unpack_from(self.data, at)[0]
+    def count(self) -> int:
+        """A container's length, counted against MAX_VALUES."""
+        size = self.length()
+        self.items += size
+        if self.items > MAX_VALUES:
+            raise UnsafeValue(f"more than {MAX_VALUES:,} values")
+        return size
 
     def value(self, depth: int) -> Any:
-        # The tags of a reply's bulk (numbers, strings, containers) are read in place, without take(): a
-        # reply of thousands of small values is decoded in every call of a case.
-        if depth > MAX_DEPTH + 4:  # the reply's own envelope (its fields, the state's keys) over the value's
-            raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
+        # The tags of a reply's bulk (numbers, strings, containers) are read in place, without take() or a
+        # call more: a reply of thousands of small values is decoded in every call of a case.
         data, at = self.data, self.at
         if at >= len(data):
             raise ValueError("a length of 1 bytes past the message's end")
-        tag, self.at = data[at], at + 1
-        if tag == _TAG_INT:
-            return self._fixed(_INT)
+        tag, at = data[at], at + 1
+        if tag == _TAG_INT or tag == _TAG_FLOAT:
+            self.at = at + 8
+            if self.at > len(data):
+                raise ValueError("a length of 8 bytes past the message's end")
+            return (_INT if tag == _TAG_INT else _FLOAT).unpack_from(data, at)[0]
+        self.at = at
         if tag == _TAG_STR:
             size = self.length()
             start = self.at
             self.at = start + size
-            return data[start:self.at].decode("utf-8", "surrogatepass")
-        if tag == _TAG_LIST or tag == _TAG_TUPLE:
-            items = [self.value(depth + 1) for _ in range(self.length())]
+            return clean_text(data[start:self.at].decode("utf-8", "surrogatepass"))
+        if tag in _CONTAINER_TAGS:
+            if depth >= MAX_DEPTH + _ENVELOPE_DEPTH:
+                raise UnsafeValue(f"nesting deeper than {MAX_DEPTH} levels")
+            value, inner = self.value, depth + 1
+            if tag == _TAG_DICT:
+                found = {}
+                for _ in range(self.count()):
+                    key = value(inner)
+                    if not (key is None or type(key) in _KEY_TYPES):
+                        raise ValueError("a dict key that is not str/int/float/bool/None")
+                    found[key] = value(inner)
+                return found
+            items = [value(inner) for _ in range(self.count())]
             return items if tag == _TAG_LIST else tuple(items)
-        if tag == _TAG_DICT:
-            found = {}
-            for _ in range(self.length()):
-                key = self.value(depth + 1)
-                if not (key is None or type(key) in _KEY_TYPES):
-                    raise ValueError("a dict key that is not str/int/float/bool/None")
-                found[key] = self.value(depth + 1)
-            return found
-        if tag == _TAG_FLOAT:
-            return self._fixed(_FLOAT)
         if tag == _TAG_NONE:
             return None
         if tag == _TAG_TRUE or tag == _TAG_FALSE:
@@ -343,14 +362,14 @@ class _Reader:
             return self.tensor()
         if tag == _TAG_ARRAY:
             return self.array()
-        raise ValueError(f"an unknown tag {bytes((tag,))!r} at byte {at}")
+        raise ValueError(f"an unknown tag {bytes((tag,))!r} at byte {at - 1}")
 
     def array(self) -> list[Any] | tuple[Any, ...]:
         """A packed sequence of numbers (`_packed`)."""
         container, element = self.take(2).tobytes()
         if element not in b"fi?" or container not in b"lt":
             raise ValueError(f"an array of {bytes((container, element))!r}")
-        count = self.length()
+        count = self.count()
         if element == ord("?"):
             items: list[Any] = [byte != 0 for byte in self.take(count)]
         else:
@@ -360,6 +379,7 @@ class _Reader:
         return items if container == ord("l") else tuple(items)
 
     def tensor(self) -> Any:
+        """A plain, dense CPU tensor of a wire dtype, in a storage of its own of exactly its bytes."""
         import torch
 
         code, dims = self.take(2)
@@ -382,80 +402,6 @@ class _Reader:
         # A copy of its own: aligned, and holding no more of the frame than its bytes.
         raw = torch.frombuffer(self.data, dtype=torch.uint8, count=nbytes, offset=start).clone()
         return raw.view(dtype).reshape(shape)
-
-
-class UnsafeValue(ValueError):
-    """A value from a worker that the grader will not compare or show: the message says what it was."""
-
-
-MAX_VALUES = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
-MAX_DEPTH = 32
-_ATOMS = frozenset({type(None), bool, int, float, bytes})
-_NUMBERS = frozenset({bool, int, float})
-
-
-def admit(value: Any) -> Any:
-    """A value decoded from a worker, checked before the grader compares or shows it: plain data only;
-    tensors dense, strided, on the CPU, of a known dtype and within their storage; strings safe to
-    show (protocol.clean_text). Raises UnsafeValue."""
-    from infrakata.core.sandbox.protocol import clean_text
-
-    count = 0
-
-    def walk(item: Any, depth: int) -> Any:
-        nonlocal count
-        count += 1
-        if depth > MAX_DEPTH:
-            raise UnsafeValue(f"nesting deeper than {MAX_DEPTH} levels")
-        if count > MAX_VALUES:
-            raise UnsafeValue(f"more than {MAX_VALUES:,} values")
-        kind = type(item)
-        if kind in _ATOMS:
-            return item
-        if kind is str:
-            return clean_text(item)
-        if kind is list or kind is tuple:
-            if all(type(v) in _NUMBERS for v in item):  # numbers only (a packed array's): nothing to walk
-                count += len(item)
-                if count > MAX_VALUES:
-                    raise UnsafeValue(f"more than {MAX_VALUES:,} values")
-                return list(item) if kind is list else tuple(item)
-            items = [walk(v, depth + 1) for v in item]
-            return tuple(items) if kind is tuple else items
-        if kind is dict:
-            if not all(k is None or type(k) in _KEY_TYPES for k in item):
-                raise UnsafeValue("a dict with keys other than str/int/float/bool/None")
-            return {(clean_text(k) if type(k) is str else k): walk(v, depth + 1) for k, v in item.items()}
-        if _is_tensor(item):
-            return _admit_tensor(item)
-        raise UnsafeValue(f"a value of type {kind.__module__}.{kind.__qualname__}")
-
-    return walk(value, 0)
-
-
-def _is_tensor(item: Any) -> bool:
-    import torch
-
-    return isinstance(item, torch.Tensor)
-
-
-def _admit_tensor(tensor: Any) -> Any:
-    import torch
-
-    if type(tensor) not in (torch.Tensor, torch.nn.Parameter):
-        raise UnsafeValue(f"a tensor of type {type(tensor).__qualname__}")
-    if tensor.layout != torch.strided or tensor.device.type != "cpu" or tensor.is_quantized or tensor.is_nested:
-        raise UnsafeValue(f"a tensor that is not a dense CPU tensor (layout {tensor.layout}, device {tensor.device})")
-    if str(tensor.dtype) not in ADMITTED_DTYPES:
-        raise UnsafeValue(f"a tensor of dtype {tensor.dtype}")
-    if tensor.numel():
-        sizes, strides = tensor.shape, tensor.stride()
-        if any(s < 0 for s in strides) or tensor.storage_offset() < 0:
-            raise UnsafeValue("a tensor with negative strides or offset")
-        last = tensor.storage_offset() + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True))
-        if (last + 1) * tensor.element_size() > tensor.untyped_storage().nbytes():
-            raise UnsafeValue("a tensor that reaches beyond its storage")
-    return tensor.detach() if type(tensor) is torch.Tensor else tensor.detach().as_subclass(torch.Tensor)
 
 
 def _plain_tensor(tensor: torch.Tensor) -> torch.Tensor:

@@ -4,7 +4,6 @@ in JUnit XML and in the editor."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
@@ -17,7 +16,15 @@ import pytest
 import torch
 from infrakata.core.sandbox.pool import read_reply
 from infrakata.core.sandbox.protocol import ProtocolError, Reply, clean_text, reply_to_wire
-from infrakata.core.sandbox.wire import HEADER, FrameError, FrameReader, UnsafeValue, admit, encode_untrusted
+from infrakata.core.sandbox.wire import (
+    HEADER,
+    MAX_VALUES,
+    FrameError,
+    FrameReader,
+    UnsafeValue,
+    decode_untrusted,
+    encode_untrusted,
+)
 
 from .conftest import FIXTURES, attempt, solution
 
@@ -60,6 +67,8 @@ def test_the_grader_holds_no_more_than_the_reply_limit(runner, probe):
     ("torch.empty(3, device='meta')", "not a dense CPU tensor"),
     ("torch.ones(4).to_sparse()", "return a dense tensor"),
     ("torch.ones(2, 2).as_strided((2, 2), (0, 1))", None),  # an overlapping view: a plain tensor, compared
+    ("[" * 40 + "]" * 40, "nesting deeper than 32 levels"),
+    ("[None] * 1_000_001", "more than 1,000,000 values"),
 ])
 def test_returned_tensors_are_checked_at_the_boundary(runner, probe, returned, words):
     source = solution("").replace("return x * factor", f"return {returned}").replace("import os,", "import torch, os,")
@@ -120,9 +129,28 @@ def _mutants(rng: random.Random, frame: bytes) -> list[bytes]:
     return found
 
 
+def _assert_admitted(value: object, depth: int = 0) -> None:
+    """Plain data, text safe to show, tensors plain, dense and on the CPU in storages of their own."""
+    assert depth <= 40
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _assert_admitted(item, depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _assert_admitted(key, depth + 1)
+            _assert_admitted(item, depth + 1)
+    elif isinstance(value, str):
+        assert clean_text(value) == value
+    elif isinstance(value, torch.Tensor):
+        assert type(value) is torch.Tensor and value.layout == torch.strided and value.device.type == "cpu"
+        assert value.is_contiguous() and value.untyped_storage().nbytes() == value.numel() * value.element_size()
+    else:
+        assert value is None or type(value) in (bool, int, float, bytes), type(value)
+
+
 def test_fuzzed_replies_are_read_or_refused_never_anything_else():
-    """Truncated, corrupted and random frames: each is a Reply (then checked by admit) or a
-    ProtocolError; admit raises UnsafeValue or gives plain data. Nothing else escapes, nothing hangs."""
+    """Truncated, corrupted and random frames: each is a Reply of admitted plain data, a ProtocolError, or
+    an UnsafeValue. Nothing else escapes, nothing hangs."""
     rng = random.Random(14)
     frame = _valid_frame()
     assert read_reply(frame).seq == 1
@@ -131,14 +159,11 @@ def test_fuzzed_replies_are_read_or_refused_never_anything_else():
     for data in _mutants(rng, frame):
         try:
             reply = read_reply(data)
-        except ProtocolError:
+        except (ProtocolError, UnsafeValue):
             outcomes["refused"] += 1
             continue
-        try:
-            admit(reply.value)
-            admit(reply.state)
-        except UnsafeValue:
-            pass
+        _assert_admitted(reply.value)
+        _assert_admitted(reply.state)
         outcomes["read"] += 1
     assert outcomes["refused"] > 100 and time.monotonic() - started < 60
 
@@ -162,16 +187,20 @@ def test_frames_are_cut_and_bounded_as_announced():
     os.close(read)
 
 
-def test_admit_refuses_what_is_not_plain_data():
-    assert admit({"a": [1, 2.5, "x\x1b", None, (True, b"b")]}) == {"a": [1, 2.5, "x\\x1b", None, (True, b"b")]}
-    for hostile in (torch.empty(2, device="meta"), io.BytesIO(), {1j: 2}, torch.ones(2).to_sparse()):
-        with pytest.raises(UnsafeValue):
-            admit(hostile)
+def test_a_reply_is_admitted_as_it_is_read():
+    """Text made safe to show, keys too; a value nested past MAX_DEPTH levels, or of more than MAX_VALUES
+    items, refused before it is built."""
+    sent = {"a": [1, 2.5, "x\x1b", None, (True, b"b")], "\u202ekey": "\ud800"}
+    assert decode_untrusted(encode_untrusted(sent)) == {"a": [1, 2.5, "x\\x1b", None, (True, b"b")],
+                                                        "\\u202ekey": "?"}
     deep: list = []
     for _ in range(40):
         deep = [deep]
     with pytest.raises(UnsafeValue, match="deeper"):
-        admit(deep)
+        read_reply(encode_untrusted(reply_to_wire(Reply("ok", deep, {}, None, 1.0, seq=1))))
+    flood = encode_untrusted(reply_to_wire(Reply("ok", [None] * (MAX_VALUES + 1), {}, None, 1.0, seq=1)))
+    with pytest.raises(UnsafeValue, match="more than 1,000,000 values"):
+        read_reply(flood)
 
 
 def test_what_a_worker_sends_arrives_as_it_was_sent():
@@ -180,7 +209,7 @@ def test_what_a_worker_sends_arrives_as_it_was_sent():
 
     tensors = [torch.arange(6).reshape(2, 3).to(getattr(torch, name)) for name in WIRE_DTYPES]
     sent = {"ints": [0, -1, 2**63 - 1, -2**63, 2**63, -(10**400)], "floats": [1.5, -0.0, float("inf")],
-            "text": ["plain", "x\ud800y", ""], "bytes": b"\x00\xff", 7: (None, True, False, ()),
+            "text": ["plain", "x\u00e9y\U0001f600", ""], "bytes": b"\x00\xff", 7: (None, True, False, ()),
             # sequences of one kind of number cross packed; mixed ones and ints past 64 bits item by item
             "packed": [[0.1] * 5, (1, -2, 3), [True, False, True], (1.5, 2.5)], "mixed": [[1, 2.0], [1, 2**64]],
             "tensors": tensors + [torch.zeros(0, 3), torch.tensor(2.5), torch.ones(4, 4).t()[1:, :2]]}
@@ -190,6 +219,7 @@ def test_what_a_worker_sends_arrives_as_it_was_sent():
     assert repr({k: v for k, v in received.items() if k != "tensors"}) == repr(plain)  # types too: 1 is not 1.0
     for got, want in zip(received["tensors"], sent["tensors"], strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape
+        _assert_admitted(got)
         assert torch.equal(got.reshape(-1).contiguous().view(torch.uint8),  # bit for bit, float8 included
                            want.reshape(-1).contiguous().view(torch.uint8))
 
