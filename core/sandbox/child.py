@@ -32,6 +32,7 @@ from infrakata.core import torch_stand_in
 from infrakata.core.limits import MIB, WorkerLimits
 from infrakata.core.sandbox import kernel_cache, trace, tripwires
 from infrakata.core.sandbox.confine import Confinement, Spare
+from infrakata.core.sandbox.libc import c_library
 from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
@@ -68,9 +69,7 @@ _limits: WorkerLimits | None = None  # this process's, once applied: memory mess
 def prctl(option: int, value: int | bytes) -> None:
     """Linux process controls; a no-op elsewhere (macOS has none of these options)."""
     if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(option, value)
+        c_library().prctl(option, value)
 
 
 def _vm_size_bytes() -> int | None:

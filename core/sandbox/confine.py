@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from infrakata.core.sandbox import landlock, policy, seccomp
+from infrakata.core.sandbox.libc import c_library
 from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import Layer
 
@@ -50,10 +51,6 @@ class _CapData(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def _fail(what: str) -> OSError:
     error = ctypes.get_errno()
     return OSError(error, f"{what}: {os.strerror(error)}")
@@ -63,7 +60,7 @@ def _set_capabilities(effective: int) -> None:
     """This process's capabilities: `effective` (a mask of the first 32) and nothing more."""
     header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)(_CapData(effective, effective, 0), _CapData(0, 0, 0))
-    if _libc().capset(ctypes.byref(header), data) != 0:
+    if c_library().capset(ctypes.byref(header), data) != 0:
         raise _fail("capset")
 
 
@@ -169,7 +166,7 @@ class Confinement:
         """The views, built once (ViewTemplate), in a mount namespace of this process's own that sees the
         machine's mounts and whose own mounts never reach the machine. Where a step fails, workers build
         their views themselves."""
-        libc = _libc()
+        libc = c_library()
         if libc.unshare(CLONE_NEWNS) != 0 or libc.mount(b"none", b"/", None, MS_REC | MS_SLAVE, None) != 0:
             return
         private = str(self.runtime / "worker")  # each worker's, in every worker's view: made a mount point
@@ -188,7 +185,7 @@ class Confinement:
         """This zygote's runtime folder, with all in it, once its views' templates are detached: the
         removal must not follow a template into the machine's folders bound there (/dev/shm, writable)."""
         for template in self.templates.values():
-            if _libc().umount2(str(template.root).encode(), MNT_DETACH) != 0:
+            if c_library().umount2(str(template.root).encode(), MNT_DETACH) != 0:
                 return
         shutil.rmtree(self.runtime, ignore_errors=True)
 
@@ -213,7 +210,7 @@ class Confinement:
     def fork(self, spare: Spare) -> int:
         """os.fork() for a confined worker: as root, the child is born the first process of a PID
         namespace of its own (one fork, where otherwise the spare must fork again inside its namespace)."""
-        libc = _libc()
+        libc = c_library()
         if not spare.pid_namespace or self.home_pid_namespace is None or libc.unshare(CLONE_NEWPID) != 0:
             return os.fork()
         pid = os.fork()
@@ -236,7 +233,7 @@ class Confinement:
         if spare.pid_namespace:
             flags |= CLONE_NEWIPC | (0 if born_first else CLONE_NEWPID)
         uid, gid = os.getuid(), os.getgid()
-        libc = _libc()
+        libc = c_library()
         if libc.unshare(flags if self.root else flags | CLONE_NEWUSER) != 0:
             error = ctypes.get_errno()
             hint = "" if self.root else (" (unprivileged user namespaces are disabled here: sysctl "
@@ -308,7 +305,7 @@ class Confinement:
         private folder and the devices writable), pivoted into: the answers, the workspace, the grader's
         files, /tmp and /run (and the sockets there) and every other user's files are not there at all.
         The same grants as Landlock's, enforced without it."""
-        libc = _libc()
+        libc = c_library()
         root = spare.view_root
         try:
             if spare.template is None:
@@ -328,7 +325,7 @@ class Confinement:
                                    f"private folder: no answers, workspace, /tmp, /run or other users' files")
 
     def _drop_privileges(self, spare: Spare, namespaced: bool, lifeline: int, viewed: bool) -> Layer:
-        libc = _libc()
+        libc = c_library()
         if spare.uid is None:
             if namespaced:  # the user namespace gave this process every capability in it: none is kept
                 _set_capabilities(0)

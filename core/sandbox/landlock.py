@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Iterable
 
+from infrakata.core.sandbox.libc import c_library
 from infrakata.core.sandbox.policy import DEVICE, EXECUTE, LIST, READ, WRITE, Grant
 
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446  # the same numbers on every architecture
@@ -45,15 +46,11 @@ class LandlockUnavailable(OSError):
     pass
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def abi_version() -> int:
     """The kernel's Landlock ABI (0: none, or not Linux)."""
     if not sys.platform.startswith("linux"):
         return 0
-    version = _libc().syscall(CREATE_RULESET, None, ctypes.c_size_t(0), CREATE_RULESET_VERSION)
+    version = c_library().syscall(CREATE_RULESET, None, ctypes.c_size_t(0), CREATE_RULESET_VERSION)
     return max(int(version), 0)
 
 
@@ -92,7 +89,7 @@ def _check(result: int, what: str) -> int:
 def restrict(grants: Iterable[Grant], abi: int) -> list[str]:
     """Restrict this thread (and every process and thread it starts later) to `grants`. Needs
     no_new_privs, which is set here. -> what was enforced, for the report."""
-    libc = _libc()
+    libc = c_library()
     attr = RulesetAttr(handled_fs(abi), NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 else 0,
                        SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0)
     size = 8 if abi < 4 else 16 if abi < 6 else 24

@@ -9,11 +9,12 @@ gone, where a datagram pair waits forever.)
 
 from __future__ import annotations
 
-import ctypes
 import os
 import select
 import signal
 import sys
+
+from infrakata.core.sandbox.libc import c_library
 
 PR_SET_PDEATHSIG = 1
 
@@ -26,6 +27,6 @@ def cut(lifeline: int) -> bool:
 def die_with_parent(lifeline: int) -> None:
     """SIGKILL when the parent dies; and if it already has, exit now."""
     if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        c_library().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if cut(lifeline):
         os._exit(0)

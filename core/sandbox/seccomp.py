@@ -11,6 +11,7 @@ import os
 import sys
 
 from infrakata.core.sandbox import policy
+from infrakata.core.sandbox.libc import c_library
 
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}
@@ -61,10 +62,9 @@ def build() -> bytes:
 
 def load(program: bytes) -> None:
     """Install the compiled filter on every thread of this process (no_new_privs is set first)."""
-    libc = ctypes.CDLL(None, use_errno=True)
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.addressof(buffer))
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or libc.syscall(
+    if c_library().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or c_library().syscall(
             SYS_SECCOMP[os.uname().machine], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
             ctypes.byref(fprog)) != 0:
         error = ctypes.get_errno()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from infrakata.core.sandbox import confine, policy
+from infrakata.core.sandbox.libc import c_library
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces")
 
@@ -26,7 +27,7 @@ def test_a_folder_with_mounts_below_it_is_placed_in_a_user_namespace():
     if child == 0:  # as the zygote of an ordinary user does: a user namespace owning a mount namespace
         code = 1
         try:
-            libc = confine._libc()
+            libc = c_library()
             uid, gid = os.getuid(), os.getgid()
             if libc.unshare(confine.CLONE_NEWUSER | confine.CLONE_NEWNS) != 0:
                 os._exit(3)  # no user namespaces here: nothing to check
