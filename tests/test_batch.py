@@ -199,3 +199,30 @@ def test_a_problem_name_that_matches_none_gets_no_summary_row_of_its_own(tmp_pat
     assert graded["verdict"] == "accepted"
     rows = [line.split()[0] for line in done.stdout.splitlines() if line.strip()]
     assert "adam-optimizer-memory-bytez" not in rows and "(unresolved)" in rows, done.stdout
+
+
+def test_a_batch_that_needs_no_torch_never_starts_the_zygote_with_torch():
+    """Scalar submissions run in workers of the torch-free zygote; the zygote with torch (its import and idle
+    imports, seconds of CPU the batch's gradings would share, and hundreds of MiB) is not started for them.
+    A submission that needs torch starts it, for its own batch."""
+    from infrakata.core.batch.grader import BatchGrader, run_local
+    from infrakata.core.batch.submissions import Submission
+    from infrakata.core.catalog.loading import Catalog
+    from infrakata.core.sandbox.pool import WorkerPool
+
+    catalog = Catalog.load([])
+    adamw = (REPO / "problems" / "adamw-step" / "solution.py").read_text()
+    for batch, needs_torch in (([RIGHT, WRONG], False), ([adamw], True)):
+        pool = WorkerPool()
+        try:
+            grader = BatchGrader(catalog, pool=pool)
+            problem = "adamw-step" if needs_torch else "adam-optimizer-memory-bytes"
+            submissions = [Submission(f"s{i}", source=source, problem=problem) for i, source in enumerate(batch)]
+            grader.warm(submissions[0])
+            rows: list[dict] = []
+            run_local(submissions, grader, 2, rows.append)
+            assert sorted(row["verdict"] for row in rows) == (["accepted"] if needs_torch else
+                                                              ["accepted", "wrong_answer"])
+            assert bool(pool.info) is needs_torch  # the pool's own zygote said it was ready only if started
+        finally:
+            pool.close()

@@ -106,6 +106,19 @@ class BatchGrader:
         with self._lock:
             return source, self._grading().problem_for(Path(submission.file or f"{submission.id}.py"), source)
 
+    def warm(self, submission: Submission) -> None:
+        """Start the zygote that `submission` will need while this process readies its own side of the batch:
+        a batch that needs no torch never starts the one with torch (seconds of CPU its gradings would share)."""
+        from infrakata.core.grading.calls import solution_spec
+
+        try:
+            source, problem = self.resolve(submission)
+            spec = solution_spec(problem, source, submission.file or "", calls=1,
+                                 cuda=problem.grading.device == "cuda")
+        except Exception:  # noqa: BLE001 - its grading will say what is wrong with it
+            return
+        self.pool.start_for(spec)
+
     def grade(self, submission: Submission) -> ResultRow:
         """One result line; never raises for anything a submission or a problem can do."""
         problem: Problem | None = None

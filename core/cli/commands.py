@@ -417,10 +417,6 @@ def cmd_grade(ctx: Context, args: argparse.Namespace) -> int:
         paths=args.paths, manifest=args.manifest, out=args.out, junit=args.junit, jobs=args.jobs, resume=args.resume,
         bench=args.bench, ray=args.ray is not None, ray_address=args.ray or None, problem_paths=args.problems,
         max_retries=args.retries, hidden=args.hidden, isolation=ctx.isolation)
-    if not options.ray:
-        from infrakata.core.sandbox.pool import WorkerPool
-
-        WorkerPool.shared().start()  # warm the zygote while the submissions are collected
     try:
         return grade_batch(options, ctx.catalog, ctx.settings, ctx.workspace)
     except KeyboardInterrupt:

@@ -172,6 +172,8 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 else:
                     grader = BatchGrader(catalog, settings, workspace, bench=options.bench)
                     grader.pool.isolation = options.isolation
+                    if pending:
+                        grader.warm(pending[0])
                     run_local(pending, grader, options.jobs or default_jobs(), on_result)
             except KeyboardInterrupt:
                 progress.stop()

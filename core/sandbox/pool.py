@@ -670,13 +670,25 @@ class WorkerPool:
 
     def open(self, spec: SolutionSpec, load_timeout: float, *, cancel: CancelToken | None = None,
              arena: InputArena | None = None) -> Worker:
-        if spec.torch_free and arena is None and not self.torch_free:
-            return self._without_torch().open(spec, load_timeout, cancel=cancel)
+        serving = self._serving(spec, arena)
+        if serving is not self:
+            return serving.open(spec, load_timeout, cancel=cancel)
+        # Here, where the pool that runs it is known: a run that needs no torch never starts this one's zygote.
+        self.check_isolation()
         if spec.cuda:
             self.check_cuda()
         if kernel_cache.applies(spec):
             spec = self.kernel_caches.attach(spec)
         return Worker(self, spec, cancel, load_timeout, arena)
+
+    def start_for(self, spec: SolutionSpec) -> None:
+        """Start warming the zygote that will run `spec` (the torch-free one, where it needs no torch)."""
+        self._serving(spec).start()
+
+    def _serving(self, spec: SolutionSpec, arena: InputArena | None = None) -> WorkerPool:
+        """The pool whose workers run `spec`: a run that needs no torch and shares no tensors (an arena is
+        torch's memory) goes to the torch-free pool."""
+        return self._without_torch() if spec.torch_free and arena is None and not self.torch_free else self
 
     def _without_torch(self) -> WorkerPool:
         """The pool of torch-free workers, started at its first run, held to this pool's isolation."""
@@ -684,8 +696,7 @@ class WorkerPool:
             if self._torch_free_pool is None:
                 self._torch_free_pool = WorkerPool(torch_free=True)
             pool = self._torch_free_pool
-        pool.isolation = self.isolation
-        pool.check_isolation()
+        pool.isolation = self.isolation  # checked as it opens a worker
         return pool
 
     def close(self) -> None:
