@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 REFUSED = "__kata_refused__"  # stands where the solution returned something the parent must not load
 HEADER = struct.Struct("<Q")
 MAX_FRAME = 1 << 34  # what a trusted side reads; a worker's frames are held to its run's reply limit
+PIPE_BYTES = 1 << 16  # what a pipe holds (Linux's default): a read of a reply asks for at least this much
 
 
 class FrameError(ValueError):
@@ -62,12 +63,15 @@ class FrameReader:
         return frame
 
     def feed(self) -> bool:
-        """Read what is available (never more than the frame being read may still need); False at end of file."""
-        wanted = 1 << 20
+        """Read what is available, at most what the frame being read still needs (a pipe's worth at least, 1 MiB
+        at most): os.read allocates what it is asked for, and most replies are a few hundred bytes. False at
+        end of file."""
+        wanted = PIPE_BYTES
         if len(self.buffer) >= HEADER.size:
             (size,) = HEADER.unpack_from(self.buffer)
             if size > self.limit:
                 raise FrameError(f"a reply of {size:,} bytes, more than the {self.limit:,} this run allows")
+            wanted = min(max(HEADER.size + size - len(self.buffer), PIPE_BYTES), 1 << 20)
         chunk = os.read(self.fd, wanted)
         if not chunk:
             return False
