@@ -151,7 +151,10 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
         pending = [s for s in submissions if s.id not in results.done]
         started = time.perf_counter()
         with Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                      TimeRemainingColumn(), console=err, transient=err.is_terminal) as progress:
+                      TimeRemainingColumn(), console=err, transient=err.is_terminal,
+                      # Redrawn ten times a second on a terminal; elsewhere only its last state is printed,
+                      # and the redrawing would take the batch's threads' time for nothing.
+                      auto_refresh=err.is_terminal) as progress:
             task = progress.add_task("grading", total=len(pending), rate="")
 
             def on_result(result: ResultRow) -> None:
