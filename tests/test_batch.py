@@ -226,3 +226,16 @@ def test_a_batch_that_needs_no_torch_never_starts_the_zygote_with_torch():
             assert bool(pool.info) is needs_torch  # the pool's own zygote said it was ready only if started
         finally:
             pool.close()
+
+
+def test_a_batch_of_scalar_katas_never_imports_torch_in_the_grading_process_either(tmp_path):
+    """Its import was a second of a core before the first grading: the comparison and the shared inputs' arena
+    import torch only where a tensor can exist, which is only where something imported it."""
+    solutions(tmp_path)
+    out = tmp_path / "r.jsonl"
+    script = ("import sys\nfrom infrakata.core.cli.commands import main\n"
+              f"code = main(['grade', {str(tmp_path / 'class')!r}, '--out', {str(out)!r}])\n"
+              "print('torch' in sys.modules, code)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=240)
+    assert done.stdout.splitlines()[-1].split() == ["False", "1"], done.stderr  # 1: one of the two is wrong
+    assert sorted(row["verdict"] for row in lines(out)) == ["accepted", "wrong_answer"]

@@ -11,11 +11,14 @@ import marshal
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
 from infrakata.core.catalog.problem import ComparisonKind
 from infrakata.core.sandbox.wire import REFUSED
+from infrakata.core.torch_stand_in import loaded_torch
+
+if TYPE_CHECKING:
+    import torch
 
 
 @dataclass
@@ -63,9 +66,15 @@ def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
                                  f"({type(error).__name__}: {str(error)[:300]})")
 
 
+def _is_tensor(value: Any) -> bool:
+    """Without importing torch: where it is not imported (a batch of scalar katas), nothing is a tensor."""
+    torch = loaded_torch()
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
 def describe(value: Any, limit: int = 120) -> str:
     """A short summary for messages and summaries: tensors by shape and dtype, the rest by repr."""
-    if isinstance(value, torch.Tensor):
+    if _is_tensor(value):
         if value.numel() <= 8:
             return f"tensor({value.tolist()}, dtype={_dtype(value)})"
         return f"tensor(shape={tuple(value.shape)}, dtype={_dtype(value)})"
@@ -82,7 +91,7 @@ def _dtype(tensor: torch.Tensor) -> str:
 
 
 def _type_name(value: Any) -> str:
-    if isinstance(value, torch.Tensor):
+    if _is_tensor(value):
         return f"a tensor of shape {tuple(value.shape)} {_dtype(value)}"
     if value is None:
         return "None"
@@ -107,7 +116,9 @@ def _fail(path: str, message: str, actual: Any, expected: Any) -> Comparison:
 def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Comparison:
     if isinstance(actual, dict) and REFUSED in actual:
         return _fail(path, f"refused: {actual[REFUSED]}", actual, expected)
-    if isinstance(expected, torch.Tensor):
+    if _is_tensor(expected):
+        import torch
+
         if _is_number(actual) and expected.dim() == 0:
             if tol.exact_types:
                 return _fail(path, f"expected {_type_name(expected)}, got {_type_name(actual)}: the statement fixes "
@@ -118,7 +129,7 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
             return _fail(path, f"expected {_type_name(expected)}, got {_type_name(actual)}", actual, expected)
         return _compare_tensors(actual, expected, tol, path)
     if _is_number(expected):
-        if isinstance(actual, torch.Tensor) and actual.numel() == 1 and not actual.dtype.is_complex \
+        if _is_tensor(actual) and actual.numel() == 1 and not actual.dtype.is_complex \
                 and not tol.exact_types:
             actual = actual.item()
         if not _is_number(actual) or tol.exact_types and type(actual) is not type(expected):
@@ -254,6 +265,8 @@ def _scalar(tensor: torch.Tensor, flat: int) -> str:
 
 
 def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Tolerance, path: str) -> Comparison:
+    import torch
+
     if type(actual) is not torch.Tensor:
         return _fail(path, f"a torch.Tensor subclass ({type(actual).__name__}) was returned; return a plain tensor",
                      actual, expected)
@@ -328,6 +341,8 @@ def _compare_tensors(actual: torch.Tensor, expected: torch.Tensor, tol: Toleranc
 
 
 def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> Comparison:
+    import torch
+
     bad = actual != expected
     mismatched = int(bad.sum())
     elements = expected.numel()
@@ -344,6 +359,8 @@ def _compare_exact(actual: torch.Tensor, expected: torch.Tensor, path: str) -> C
 
 def _compare_norm(a: torch.Tensor, e: torch.Tensor, tol: Tolerance, path: str) -> Comparison:
     """The 8-bit AdamW verifier's rule: ||a - e|| / (||e|| + 1e-12) <= tolerance."""
+    import torch
+
     error = float((a - e).norm() / (e.norm() + 1e-12))
     diff = (a - e).abs()
     flat = int(torch.nan_to_num(diff, nan=math.inf).reshape(-1).argmax())

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import torch
+from infrakata.core.torch_stand_in import loaded_torch
 
 ALIGN = 64
 
@@ -54,8 +54,16 @@ def _shareable(value: Any) -> bool:
     return all(_shareable_leaf(leaf) for leaf in _leaves(value))
 
 
+def _is_plain_tensor(value: Any) -> bool:
+    """Without importing torch: where it is not imported (a run of a scalar kata), nothing is a tensor."""
+    torch = loaded_torch()
+    return torch is not None and type(value) is torch.Tensor
+
+
 def _shareable_leaf(leaf: Any) -> bool:
-    if type(leaf) is torch.Tensor:
+    if _is_plain_tensor(leaf):
+        import torch
+
         return leaf.device.type == "cpu" and leaf.layout == torch.strided and not leaf.is_quantized
     return leaf is None or isinstance(leaf, (bool, int, float, str, bytes))
 
@@ -85,7 +93,9 @@ class ArenaLayout:
 
     def _place(self, value: Any, start: int, chunks: bytearray) -> Any:
         """`value` with each tensor in it replaced by where its bytes are put in the arena."""
-        if type(value) is torch.Tensor:
+        if _is_plain_tensor(value):
+            import torch
+
             tensor = value.detach()
             # The span of its storage it reaches, copied as it lies, so that its strides hold in the arena.
             first = tensor.storage_offset()
@@ -157,6 +167,8 @@ class InputArena:
 
 def _materialize(value: Any, memory: mmap.mmap, copy: bool = False) -> Any:
     if isinstance(value, SharedTensor):
+        import torch
+
         raw = torch.frombuffer(memory, dtype=torch.uint8, count=value.nbytes, offset=value.offset) \
             if value.nbytes else torch.empty(0, dtype=torch.uint8)
         tensor = raw.view(getattr(torch, value.dtype)).as_strided(value.shape, value.stride, 0)
