@@ -71,3 +71,9 @@ def loaded_torch() -> Any:
     """torch where it is really imported, else None: a value is a tensor only then."""
     torch = sys.modules.get(ROOT)
     return None if isinstance(torch, _StandIn) else torch
+
+
+def is_tensor(value: Any) -> bool:
+    """Whether `value` is a tensor, without importing torch (where it is not imported, nothing is)."""
+    torch = loaded_torch()
+    return torch is not None and isinstance(value, torch.Tensor)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal
 
-from infrakata.core.torch_stand_in import loaded_torch
+from infrakata.core.torch_stand_in import is_tensor, loaded_torch
 
 ValueKind = Literal["argument", "local", "output"]
 
@@ -117,11 +117,6 @@ def _element(value: Any) -> str:
     return repr(value)
 
 
-def _is_tensor(value: Any) -> bool:
-    torch = loaded_torch()
-    return torch is not None and isinstance(value, torch.Tensor)
-
-
 def _is_array(value: Any) -> bool:
     return type(value).__module__ == "numpy" and type(value).__name__ == "ndarray"
 
@@ -168,7 +163,7 @@ def _label(value: Any, depth: int) -> str:
     scalar = _scalar(value)
     if scalar is not None:
         return scalar
-    if _is_tensor(value):
+    if is_tensor(value):
         return _tensor_label(value)
     if _is_array(value):
         shape = ", ".join(map(str, value.shape))
@@ -229,13 +224,13 @@ def _module_tensors(module: Any, limit: int) -> list[tuple[str, Any]]:
 # -- the whole value -------------------------------------------------------------------------------
 
 def _detail(value: Any) -> str:
-    if _is_tensor(value):
+    if is_tensor(value):
         return _tensor_detail(value)
     torch = loaded_torch()
     if torch is not None and isinstance(value, torch.nn.Module):
         lines = [f"{_type_name(value)}"]
         for name, tensor in _module_tensors(value, ITEMS + 1)[:ITEMS]:
-            lines.append(f"  {name}: {_tensor_label(tensor) if _is_tensor(tensor) else _label(tensor, 1)}")
+            lines.append(f"  {name}: {_tensor_label(tensor) if is_tensor(tensor) else _label(tensor, 1)}")
         return "\n".join(lines)
     if isinstance(value, (list, tuple, set, frozenset, dict)) and value:
         items = islice(value.items(), ITEMS) if isinstance(value, dict) else enumerate(islice(value, ITEMS))

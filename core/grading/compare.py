@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.problem import ComparisonKind
 from infrakata.core.sandbox.wire import REFUSED
-from infrakata.core.torch_stand_in import loaded_torch
+from infrakata.core.torch_stand_in import is_tensor
 
 if TYPE_CHECKING:
     import torch
@@ -66,15 +66,9 @@ def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
                                  f"({type(error).__name__}: {str(error)[:300]})")
 
 
-def _is_tensor(value: Any) -> bool:
-    """Without importing torch: where it is not imported (a batch of scalar katas), nothing is a tensor."""
-    torch = loaded_torch()
-    return torch is not None and isinstance(value, torch.Tensor)
-
-
 def describe(value: Any, limit: int = 120) -> str:
     """A short summary for messages and summaries: tensors by shape and dtype, the rest by repr."""
-    if _is_tensor(value):
+    if is_tensor(value):
         if value.numel() <= 8:
             return f"tensor({value.tolist()}, dtype={_dtype(value)})"
         return f"tensor(shape={tuple(value.shape)}, dtype={_dtype(value)})"
@@ -91,7 +85,7 @@ def _dtype(tensor: torch.Tensor) -> str:
 
 
 def _type_name(value: Any) -> str:
-    if _is_tensor(value):
+    if is_tensor(value):
         return f"a tensor of shape {tuple(value.shape)} {_dtype(value)}"
     if value is None:
         return "None"
@@ -116,7 +110,7 @@ def _fail(path: str, message: str, actual: Any, expected: Any) -> Comparison:
 def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Comparison:
     if isinstance(actual, dict) and REFUSED in actual:
         return _fail(path, f"refused: {actual[REFUSED]}", actual, expected)
-    if _is_tensor(expected):
+    if is_tensor(expected):
         import torch
 
         if _is_number(actual) and expected.dim() == 0:
@@ -129,7 +123,7 @@ def _compare(actual: Any, expected: Any, tol: Tolerance, path: str) -> Compariso
             return _fail(path, f"expected {_type_name(expected)}, got {_type_name(actual)}", actual, expected)
         return _compare_tensors(actual, expected, tol, path)
     if _is_number(expected):
-        if _is_tensor(actual) and actual.numel() == 1 and not actual.dtype.is_complex \
+        if is_tensor(actual) and actual.numel() == 1 and not actual.dtype.is_complex \
                 and not tol.exact_types:
             actual = actual.item()
         if not _is_number(actual) or tol.exact_types and type(actual) is not type(expected):

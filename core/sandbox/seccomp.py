@@ -62,9 +62,10 @@ def build() -> bytes:
 
 def load(program: bytes) -> None:
     """Install the compiled filter on every thread of this process (no_new_privs is set first)."""
+    libc = c_library()
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.addressof(buffer))
-    if c_library().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or c_library().syscall(
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or libc.syscall(
             SYS_SECCOMP[os.uname().machine], SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
             ctypes.byref(fprog)) != 0:
         error = ctypes.get_errno()
