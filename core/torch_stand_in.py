@@ -68,9 +68,12 @@ def install() -> None:
 
 
 def loaded_torch() -> Any:
-    """torch where it is really imported, else None: a value is a tensor only then."""
+    """torch where it is really imported, else None: a value is a tensor only then. While another thread
+    imports it, sys.modules already holds the half-made module (no `Tensor` yet): that is not imported either,
+    and no tensor exists yet, since whatever makes one waits, in its own `import torch`, for the import to end."""
     torch = sys.modules.get(ROOT)
-    return None if isinstance(torch, _StandIn) else torch
+    importing = getattr(getattr(torch, "__spec__", None), "_initializing", False)
+    return None if torch is None or isinstance(torch, _StandIn) or importing else torch
 
 
 def is_tensor(value: Any) -> bool:

@@ -239,3 +239,28 @@ def test_a_batch_of_scalar_katas_never_imports_torch_in_the_grading_process_eith
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=240)
     assert done.stdout.splitlines()[-1].split() == ["False", "1"], done.stderr  # 1: one of the two is wrong
     assert sorted(row["verdict"] for row in lines(out)) == ["accepted", "wrong_answer"]
+
+
+def test_scalar_gradings_beside_a_reference_that_imports_torch_are_graded(tmp_path):
+    """A codestar reference runs in the grading process; the first one that reads torch imports it there,
+    for a second or more, while other threads grade. Those gradings saw the half-imported module as torch
+    and asked it for `torch.Tensor`: a right answer came back could_not_grade ("partially initialized
+    module 'torch'"). Every line must be accepted."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_codestar import write_codestar
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    reads_torch = "import torch\n\ndef triple(x):\n    return int(torch.tensor(x) * 3)\n"
+    codestar = write_codestar(problems, reference_code=reads_torch)
+    with (tmp_path / "manifest.jsonl").open("w") as manifest:
+        manifest.write(json.dumps({"id": "codestar", "source": "def triple(x):\n    return 3 * x\n",
+                                   "problem": str(codestar)}) + "\n")
+        for i in range(60):
+            manifest.write(json.dumps({"id": f"adam{i}", "source": RIGHT, "problem": "adam-optimizer-memory-bytes"})
+                           + "\n")
+    out = tmp_path / "r.jsonl"
+    done = kata("--problems", str(problems), "grade", "--manifest", str(tmp_path / "manifest.jsonl"),
+                "--out", str(out), "--jobs", "3")
+    reasons = {row["id"]: row.get("reason") for row in lines(out) if row["verdict"] != "accepted"}
+    assert not reasons and done.returncode == 0, (reasons, done.stderr)
