@@ -7,10 +7,16 @@ torch (SolutionSpec.torch_free), whose fork and exit cost a millisecond instead 
 `import torch...` binds a stand-in. A solution that reaches one anyway (through a frame's globals, say) is
 told why torch is not there and how to have it: a real import would exceed the memory limit of a worker
 measured without torch.
+
+Trusted code run in the grading process (a codestar problem's reference_code and test_code) carries the same
+boilerplate; where it never reads those names, it runs with `builtins_without_torch()`, whose `__import__`
+binds the same stand-ins, and the process is spared torch's import: two seconds of a core, and a batch of
+scalar katas shares its cores with it.
 """
 
 from __future__ import annotations
 
+import builtins
 import importlib.abc
 import importlib.machinery
 import sys
@@ -59,6 +65,33 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 _FINDER = _Finder()
+_STAND_INS: dict[str, _StandIn] = {}
+_IMPORT = builtins.__import__
+
+
+def _stand_in(name: str) -> _StandIn:
+    """The stand-in for torch or one of its modules, bound to its parent as the import system binds it (`import
+    torch.nn as nn` reads `nn` from torch)."""
+    module = _STAND_INS.get(name)
+    if module is None:
+        module = _STAND_INS.setdefault(name, _StandIn(name))
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(_stand_in(parent), child, module)
+    return module
+
+
+def _import_without_torch(name: str, globals: Any = None, locals: Any = None, fromlist: Sequence[str] = (),
+                          level: int = 0) -> types.ModuleType:
+    if level or (name != ROOT and not name.startswith(ROOT + ".")):
+        return _IMPORT(name, globals, locals, fromlist, level)
+    module = _stand_in(name)
+    return module if fromlist else _stand_in(ROOT)
+
+
+def builtins_without_torch() -> dict[str, Any]:
+    """`__builtins__` for trusted code that only binds torch (static.runs_without_torch): see the docstring."""
+    return {**vars(builtins), "__import__": _import_without_torch}
 
 
 def install() -> None:

@@ -241,6 +241,31 @@ def test_a_batch_of_scalar_katas_never_imports_torch_in_the_grading_process_eith
     assert sorted(row["verdict"] for row in lines(out)) == ["accepted", "wrong_answer"]
 
 
+def test_a_codestar_problem_that_only_binds_torch_is_graded_without_importing_it(tmp_path):
+    """The seeds' reference_code and test_code run in the grading process and begin with `import torch`,
+    `import torch.nn as nn`, `import torch.nn.functional as F`, names they never read: those bind stand-ins
+    there, and the batch does not spend two seconds of a core on torch's import."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_codestar import SEED_TEST_CODE, write_codestar
+
+    boilerplate = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport math\n\n"
+    (tmp_path / "problems").mkdir()
+    codestar = write_codestar(tmp_path / "problems", reference_code=boilerplate + "def triple(x):\n    return 3 * x\n",
+                              test_code=boilerplate + SEED_TEST_CODE)
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("".join(json.dumps({"id": name, "source": f"def triple(x):\n    return {body}\n",
+                                            "problem": str(codestar)}) + "\n"
+                                for name, body in (("right", "3 * x"), ("wrong", "3 * x + 1"))))
+    out = tmp_path / "r.jsonl"
+    script = ("import sys\nfrom infrakata.core.cli.commands import main\n"
+              f"code = main(['--problems', {str(tmp_path / 'problems')!r}, 'grade', '--manifest', {str(manifest)!r}, "
+              f"'--out', {str(out)!r}])\n"
+              "print('torch' in sys.modules, code)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=240)
+    assert done.stdout.splitlines()[-1].split() == ["False", "1"], done.stderr  # 1: one of the two is wrong
+    assert {row["id"]: row["verdict"] for row in lines(out)} == {"right": "accepted", "wrong": "wrong_answer"}
+
+
 def test_scalar_gradings_beside_a_reference_that_imports_torch_are_graded(tmp_path):
     """A codestar reference runs in the grading process; the first one that reads torch imports it there,
     for a second or more, while other threads grade. Those gradings saw the half-imported module as torch
