@@ -9,7 +9,9 @@ The submissions cycle through the seed problems (adam-optimizer-memory-bytes,
 activation-checkpointing-sqrt-memory, gradient-accumulation, and the two codestar seeds of
 ../shared/seeds when they are there), copied with a short time limit (0.3 s) so that a slow
 submission costs what a slow one costs in a real batch. The mix, per 50 submissions: 34 right, 8 wrong,
-3 raising, 3 crashing (a segfault) and 2 slow (sleep past the limit). Each run is a real `kata grade`
+3 raising, 3 crashing (a segfault: a read of address 0, since seccomp refuses the signal that
+faulthandler._sigsegv sends) and 2 slow (sleep past the limit); a verdict other than its kind's is counted
+as "unexpected" and fails the run. Each run is a real `kata grade`
 process; "rate" counts from the process's start to its exit (what a user waits for), "steady" is the
 grading rate it reports itself (from its first grading, or from its actors being ready). Memory: the
 peak, over the run, of the summed resident size (RSS) of the process and all its descendants (the
@@ -40,6 +42,8 @@ SEEDS = next((p for p in (REPO / "shared" / "seeds", REPO.parent / "shared" / "s
 TIME_LIMIT_S = 0.3
 MIX = ["right"] * 34 + ["wrong"] * 8 + ["raises"] * 3 + ["crashes"] * 3 + ["slow"] * 2  # per 50
 random.Random(11).shuffle(MIX)
+EXPECTED = {"right": "accepted", "wrong": "wrong_answer", "raises": "runtime_error", "crashes": "crashed",
+            "slow": "time_limit_exceeded"}
 NATIVE = ("adam-optimizer-memory-bytes", "activation-checkpointing-sqrt-memory", "gradient-accumulation")
 CODESTAR = ("codestar-adam-optimizer-memory-bytes.json", "codestar-activation-checkpointing-sqrt-memory.json")
 
@@ -75,7 +79,7 @@ def variant(kind: str, entry: str, reference: str) -> str:
         return reference
     body = {"wrong": "    return _reference(*args, **kwargs) * 2 + 1\n",
             "raises": "    raise ValueError('not implemented yet')\n",
-            "crashes": "    import faulthandler\n    faulthandler._sigsegv()\n",
+            "crashes": "    import faulthandler\n    faulthandler._read_null()\n",
             "slow": "    import time\n    time.sleep(10)\n"}[kind]
     return f"{reference}\n\n_reference = {entry}\n\n\ndef {entry}(*args, **kwargs):\n{body}"
 
@@ -172,16 +176,19 @@ def grade_run(manifest: Path, count: int, label: str, extra: list[str]) -> dict:
     lines = out.read_text().splitlines() if out.exists() else []
     ids = [json.loads(line)["id"] for line in lines]
     verdicts: dict[str, int] = {}
+    unexpected = 0  # a verdict other than its kind's (make_batch names each file by its kind)
     for line in lines:
-        verdict = json.loads(line)["verdict"]
-        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+        row = json.loads(line)
+        verdicts[row["verdict"]] = verdicts.get(row["verdict"], 0) + 1
+        unexpected += row["verdict"] != EXPECTED[Path(row["file"]).stem.rpartition("_")[2]]
     steady = re.search(r"(\d+) graded in ([\d.]+) s \(([\d.]+)/s\)", run["stdout"] + run["stderr"])
     result = {"mode": label, "n": count, "wall_s": round(run["wall_s"], 2), "rate": round(count / run["wall_s"], 1),
               "cpu_ms_per_grading": round(run["cpu_s"] / count * 1e3, 1),
               "steady_rate": float(steady.group(3)) if steady else None,
               "peak_rss_mib": round(run["peak_rss_mib"]), "peak_pss_mib": round(run["peak_pss_mib"]),
-              "lines": len(lines), "unique_ids": len(set(ids)), "verdicts": verdicts, "exit": run["code"]}
-    if len(lines) != count or len(set(ids)) != count:
+              "lines": len(lines), "unique_ids": len(set(ids)), "verdicts": verdicts, "unexpected": unexpected,
+              "exit": run["code"]}
+    if len(lines) != count or len(set(ids)) != count or unexpected:
         result["error"] = run["stderr"][-2000:]
     print(json.dumps(result), flush=True)
     return result
