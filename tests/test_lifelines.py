@@ -8,13 +8,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.grading.runner import Runner
-from infrakata.core.sandbox import lifeline
+from infrakata.core.sandbox import lifeline, procfs
 from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,13 +74,20 @@ def test_a_run_whose_zygote_dies_is_not_graded(own_pool):
     probe = Catalog.load([FIXTURES], include_bundled=False).problems["sandbox-probe"]
     runner = Runner(own_pool)
     zygote = own_pool.wait_ready() and own_pool._process.pid
-    killer = subprocess.Popen([sys.executable, "-c", f"import os, time; time.sleep(0.5); os.kill({zygote}, 9)"])
+
+    def kill_once_a_worker_runs() -> None:  # not before: a fork the zygote never answered is asked again
+        if _wait_until(lambda: any((process_stat(pid) or (0, "", ""))[2] == "kata-worker"
+                                   for pid in procfs.tree(zygote)), 60):
+            os.kill(zygote, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_once_a_worker_runs)
+    killer.start()
     try:
         with pytest.raises(SandboxUnavailable, match="worker pool died during the run"):
-            runner.run(probe, "import time\ndef scale(x, factor):\n    time.sleep(0.9)\n    return x * factor\n",
+            runner.run(probe, "import time\ndef scale(x, factor):\n    time.sleep(5)\n    return x * factor\n",
                        "/tmp/scale.py")
     finally:
-        killer.wait(10)
+        killer.join(60)
 
 
 def test_no_process_of_the_sandbox_holds_the_graders_output(tmp_path):

@@ -297,6 +297,29 @@ def test_a_busy_machine_does_not_decide_a_verdict(probe):
             process.wait(10)
 
 
+def test_a_worker_forked_before_the_zygotes_warm_up_is_not_charged_for_it(runner, probe):
+    """Creating any optimizer imports torch._dynamo (1.7 s of a core). The zygote imports it once, when idle,
+    so that no solution's call pays it; but a batch's first requests came before it was ever idle, and their
+    workers imported it inside the solution's timed call: a right answer that makes an optimizer was graded
+    time_limit_exceeded (six of 200 gradient-accumulation gradings in batch_throughput.py). A request now
+    waits for those imports, outside any call's clock."""
+    from infrakata.core.grading.runner import Runner
+    from infrakata.core.sandbox.pool import WorkerPool
+
+    makes_an_optimizer = ("import torch\ndef scale(x, factor):\n"
+                          "    torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)\n"
+                          "    return x * factor\n")
+    quick = replace(probe, limits=replace(probe.limits, time_s=0.5))
+    runner.run(quick, makes_an_optimizer, "/tmp/optimizer.py")  # the cases made, as in a batch's first gradings
+    pool = WorkerPool()
+    try:
+        pool.wait_ready()  # and at once a request, before the zygote was ever idle
+        report = Runner(pool).run(quick, makes_an_optimizer, "/tmp/optimizer.py")
+        assert report.verdict == "accepted", [(c.status, c.message, c.time_ms) for c in report.cases]
+    finally:
+        pool.close()
+
+
 @pytest.mark.parametrize("piece", [None, 4096], ids=["in one piece", "in pieces, as under load"])
 def test_what_reading_a_request_costs_does_not_depend_on_how_it_arrives(piece):
     """A worker reads its requests under its memory limit: reading a frame costs about the frame, whether
