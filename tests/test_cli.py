@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -134,3 +135,27 @@ def test_serve_speaks_lsp_on_stdio():
     finally:
         server.kill()
         server.wait(10)
+
+
+def test_a_reference_runs_its_torch_in_one_thread_unless_the_user_says_otherwise(tmp_path):
+    # References run beside the batch's other gradings; torch's pool of a thread per core only spins
+    # there (5 to 20 times the CPU of a small training step on a busy machine).
+    folder = tmp_path / "problems" / "reference-threads"
+    folder.mkdir(parents=True)
+    (folder / "problem.toml").write_text('slug = "reference-threads"\ntitle = "t"\nentry_point = "threads"\n'
+                                         "[[cases]]\nargs = []\n")
+    (folder / "reference.py").write_text("import torch\n\ndef threads():\n    return torch.get_num_threads()\n")
+    one = tmp_path / "one.py"
+    one.write_text("# kata: reference-threads\ndef threads():\n    return 1\n")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    users = subprocess.run([sys.executable, "-c", "import torch; print(torch.get_num_threads())"], text=True,
+                           capture_output=True, env={**env, "OMP_NUM_THREADS": "2"}, check=True).stdout.strip()
+    for setting in (None, "2"):
+        done = subprocess.run([str(KATA), "--problems", str(folder.parent), "run", str(one), "--json"],
+                              capture_output=True, text=True, timeout=240,
+                              env=env if setting is None else {**env, "OMP_NUM_THREADS": setting})
+        report = json.loads(done.stdout)
+        if setting is None:
+            assert (done.returncode, report["verdict"]) == (0, "accepted"), report
+        elif users != "1":  # torch takes no more threads than cores
+            assert report["verdict"] == "wrong_answer" and report["cases"][0]["expected"] == users, report

@@ -599,6 +599,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # This process runs references on small cases, from several threads at once in a batch: torch's
+    # intra-op pool (a thread per core) only spins beside them, 5 to 20 times the CPU of gradient-accumulation's
+    # fresh case under load. Read when torch is first imported; a user's own setting stands.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if args.command == "serve":
