@@ -201,6 +201,50 @@ def test_the_zygote_keeps_a_worker_ready_and_is_single_threaded_when_it_forks():
         pool.close()
 
 
+FIRST_PRODUCTS = """
+import re
+
+import torch
+
+
+def _kib():
+    with open("/proc/self/status") as status:
+        return int(re.search(r"VmSize:\\s+(\\d+)", status.read()).group(1))
+
+
+def grown(dtype):
+    # What a kata with a few MiB of memory may compute: products whose outputs exist before they are measured.
+    real, half = getattr(torch, dtype), torch.float16
+    products = [(torch.ones(2, 5, 16, dtype=real), torch.ones(2, 16, 16, dtype=real).transpose(-1, -2),
+                 torch.empty(2, 5, 5, dtype=real)),
+                (torch.ones(256, 256, dtype=real), torch.ones(256, 256, dtype=real), torch.empty(256, 256, dtype=real)),
+                (torch.ones(1, 32, 64, dtype=half), torch.ones(1, 64, 16, dtype=half),
+                 torch.empty(1, 32, 16, dtype=half))]
+    grew = []
+    for a, b, out in products:
+        before = _kib()
+        torch.matmul(a, b, out=out)
+        grew.append(_kib() - before >= 512)
+    return grew
+"""
+
+
+def test_a_tight_memory_limit_is_the_solutions_not_the_math_libraries(tmp_path, runner):
+    """A kata may allow a few MiB (flash-attention-forward: 4) so that only a tiled method fits. A worker's
+    first matrix products once grew it by MKL's packing buffers (4 MiB a path) and, for half precision on
+    CPUs with AVX512-FP16, oneDNN's compiled kernels (hundreds of KiB a shape): charged to the solution, they
+    made a right answer memory_limit_exceeded or a segfault whenever the worker's heap had no room to hide
+    them (the zygote's history decided). The buffers are now the warm worker's, and oneDNN sits out."""
+    folder = tmp_path / "first-products"
+    folder.mkdir()
+    (folder / "problem.toml").write_text('slug = "first-products"\ntitle = "t"\nentry_point = "grown"\n'
+                                         'memory_limit_mb = 4\n[[cases]]\nargs = ["float32"]\n'
+                                         '[[cases]]\nargs = ["float64"]\n')
+    (folder / "reference.py").write_text("def grown(dtype):\n    return [False, False, False]\n")
+    report = runner.run(load_problem(folder), FIRST_PRODUCTS, str(tmp_path / "grown.py"))
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
 def test_a_paused_worker_runs_nothing_until_it_is_resumed(pool):
     source = ("import threading, time\nticks = [0]\n"
               "def spin():\n    while True:\n        ticks[0] += 1\n        time.sleep(0.001)\n"

@@ -63,6 +63,7 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NAME = 15
 # What ps and /proc/PID/comm show of the sandbox's processes.
 ZYGOTE_NAME, SPARE_NAME, WORKER_NAME = b"kata-zygote", b"kata-spare", b"kata-worker"
+ONEDNN_FLOOR_BYTES = 64 * MIB  # below this memory limit a worker does without oneDNN (apply_limits)
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 
 
@@ -116,6 +117,12 @@ def apply_limits(limits: WorkerLimits) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+    torch = torch_stand_in.loaded_torch()
+    if torch is not None and limits.memory_bytes < ONEDNN_FLOOR_BYTES and not limits.cuda:
+        # oneDNN compiles kernels for each new shape of a half-precision product (hundreds of KiB of code
+        # a shape, on CPUs with AVX512-FP16; a segfault when they do not fit): under a limit of a few MiB a
+        # solution would pay for the library's compiler. torch's own kernels compute the same there.
+        torch.backends.mkldnn.enabled = False
     # Address-space headroom over what the warm process already maps (torch maps a lot). macOS does
     # not enforce RLIMIT_AS; there the time limit and the machine's memory are the bounds.
     vm_size = _vm_size_bytes()

@@ -1,9 +1,10 @@
 """The zygote: a warm process (torch, and triton where installed, already imported) that forks one
 fresh copy-on-write worker per solution run, and keeps one worker of each kind started ahead of need.
 
-It stays single-threaded and free of CUDA, because it forks: it never runs a torch op (a fork after
-one deadlocks OpenMP in the child), asks whether CUDA exists in a throwaway child (NVML and the
-driver start threads), and is started with one-thread BLAS pools. It never sees expected outputs:
+It stays single-threaded and free of CUDA, because it forks: it is started with one-thread BLAS and
+OpenMP pools (a fork after a parallel region deadlocks OpenMP in the child), runs torch ops only to warm
+MKL and only while it has no other thread, and asks whether CUDA exists in a throwaway child (NVML and
+the driver start threads). It never sees expected outputs:
 it only receives descriptors and forks. Its messages are protocol.py's events.
 
 A spare worker has already done what a run would otherwise wait for: the fork and, for a CUDA
@@ -96,12 +97,31 @@ def _probe_cuda() -> tuple[bool, tuple[Gpu, ...]]:
         return False, ()
 
 
+def _warm_mkl(torch: Any) -> None:
+    """A process's first MKL matrix product allocates MKL's packing buffers (4 MiB a path, kept) and picks its
+    kernels (1 to 2 ms): made here once, they are part of every worker's starting size instead of charged
+    to each solution, where they exceeded a kata's memory limit of a few MiB (flash-attention-forward's 4)
+    whenever the worker's heap had no room left to hide them. Only while this process has one thread: with
+    one-thread pools (the pool's environment, set_num_threads), OpenMP starts none."""
+    try:
+        if len(os.listdir("/proc/self/task")) != 1:
+            return
+    except OSError:  # no /proc (macOS): its BLAS is not MKL
+        return
+    for dtype in (torch.float32, torch.float64):
+        # Each path has buffers of its own: a batched product with an odd row count (MKL's copying path),
+        # and a plain one of 256 (what every larger one uses).
+        torch.ones(1, 5, 16, dtype=dtype) @ torch.ones(1, 16, 16, dtype=dtype).transpose(-1, -2)
+        torch.ones(256, 256, dtype=dtype) @ torch.ones(256, 256, dtype=dtype)
+
+
 def _warm_imports() -> Ready:
     """Import what solutions use, so each fork starts warm. Returns what is available."""
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # is_available() without a CUDA context
     import torch
 
     torch.set_num_threads(1)
+    _warm_mkl(torch)
     cuda, gpus = _probe_cuda()
     # Before `import triton`, which reads it: the interpreter runs kernels on CPU tensors where there is no
     # CUDA, and is cleared where there is (gpu.triton_interpret).
@@ -123,7 +143,8 @@ def _warm_imports() -> Ready:
     if has_triton and interprets(interpret):
         triton_interpreter.list_builtins_once()
         triton_interpreter.map_dtypes_once()
-    from infrakata.core.sandbox import child  # noqa: F401 - what every worker runs, imported once here
+    # What every worker runs, and the arena a run with tensor inputs opens: imported once here.
+    from infrakata.core.sandbox import arena, child  # noqa: F401
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
 
 
@@ -396,9 +417,12 @@ class Zygote:
     def _idle_imports(self) -> None:
         """Slow imports that only some solutions need, done while nobody waits for a fork (or before the first
         fork, where that comes first: _finish_idle_imports)."""
-        # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child.
+        # Creating any optimizer imports torch._dynamo (seconds): pay it once here, not in every child. Its
+        # first step opens a profiler region, which imports the CUPTI monitor (2 ms a worker).
         import torch._dynamo  # noqa: F401
         import torch.optim  # noqa: F401
+        with contextlib.suppress(ImportError):  # a torch that has it
+            import torch.profiler._cupti_monitor  # noqa: F401
 
         gc.freeze()  # see main
         self.warm = True
