@@ -43,8 +43,9 @@ def _read_until(process: subprocess.Popen, needle: str, timeout: float) -> str:
 
 
 def test_watch_regrades_on_save(tmp_path):
+    # PYTHONFAULTHANDLER: a watch that does not stop is made to say where each of its threads is.
     process = subprocess.Popen([str(KATA), "watch", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               env={**os.environ, "COLUMNS": "200"})
+                               env={**os.environ, "COLUMNS": "200", "PYTHONFAULTHANDLER": "1"})
     try:
         _read_until(process, "watching", 60)
         solution = tmp_path / "edit_distance.py"
@@ -57,5 +58,17 @@ def test_watch_regrades_on_save(tmp_path):
                             "        row = new\n    return row[-1]\n")
         _read_until(process, "accepted", 60)
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
+        _interrupt(process)
+
+
+def _interrupt(process: subprocess.Popen, timeout: float = 30) -> None:
+    """Ctrl-C: the watch must end within `timeout`, its output read meanwhile (a full pipe would hold it)."""
+    process.send_signal(signal.SIGINT)
+    said, deadline = b"", time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        if select.select([process.stdout], [], [], 0.1)[0]:
+            said += os.read(process.stdout.fileno(), 65536)
+    if process.poll() is None:
+        process.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
+        said += process.communicate(timeout=30)[0]
+        raise AssertionError(f"kata watch did not stop {timeout} s after Ctrl-C:\n{said.decode(errors='replace')}")
