@@ -218,8 +218,9 @@ def kill_round(index: int, solutions: list[tuple[str, Path]], folder: Path, rng:
     else:
         command = [str(KATA), "serve"]
         stdin = serve_session(folder, solution)
+    # SIGINT as a terminal delivers it: a CI job started in the background ignores it, and so would the grader.
     grader = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              cwd=folder)
+                              cwd=folder, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     watch = _OutputWatch(grader)
     stopper = SpareStopper(grader=grader.pid) if stop_spares else None
     assert grader.stdin is not None

@@ -44,8 +44,11 @@ def _read_until(process: subprocess.Popen, needle: str, timeout: float) -> str:
 
 def test_watch_regrades_on_save(tmp_path):
     # PYTHONFAULTHANDLER: a watch that does not stop is made to say where each of its threads is.
+    # SIGINT as a terminal delivers it: a CI job started in the background ignores it, and so would the watch
+    # (it once waited there for good, holding its zygote).
     process = subprocess.Popen([str(KATA), "watch", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               env={**os.environ, "COLUMNS": "200", "PYTHONFAULTHANDLER": "1"})
+                               env={**os.environ, "COLUMNS": "200", "PYTHONFAULTHANDLER": "1"},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         _read_until(process, "watching", 60)
         solution = tmp_path / "edit_distance.py"
