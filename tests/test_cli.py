@@ -149,7 +149,8 @@ def test_a_reference_runs_its_torch_in_one_thread_unless_the_user_says_otherwise
     one.write_text("# kata: reference-threads\ndef threads():\n    return 1\n")
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
     users = subprocess.run([sys.executable, "-c", "import torch; print(torch.get_num_threads())"], text=True,
-                           capture_output=True, env={**env, "OMP_NUM_THREADS": "2"}, check=True).stdout.strip()
+                           capture_output=True, env={**env, "OMP_NUM_THREADS": "2"}, check=True,
+                           timeout=120).stdout.strip()
     for setting in (None, "2"):
         done = subprocess.run([str(KATA), "--problems", str(folder.parent), "run", str(one), "--json"],
                               capture_output=True, text=True, timeout=240,
