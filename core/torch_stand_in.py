@@ -1,25 +1,28 @@
-"""torch in a torch-free worker: a stand-in that imports the real module at its first read.
+"""torch in a torch-free worker: a stand-in, and in the grading process, torch imported at its first read.
 
 Many solutions import torch and never use it: codestar's boilerplate (`import torch`, `import torch.nn as
 nn`, `import torch.nn.functional as F`), or a learner's habit at the top of a scalar kata. Where nothing
-reads those names (static.runs_without_torch), the run gets a worker from the zygote that never imported
-torch (SolutionSpec.torch_free), whose fork and exit cost a millisecond instead of twenty. There, each
-`import torch...` binds a stand-in. A solution that reaches one anyway (through a frame's globals, say) is
-told why torch is not there and how to have it: a real import would exceed the memory limit of a worker
-measured without torch.
+seems to read those names (static.runs_without_torch, a guess that decides speed only), the run gets a
+worker from the zygote that never imported torch (SolutionSpec.torch_free), whose fork and exit cost a
+millisecond instead of twenty. There, each `import torch...` binds a stand-in. Code that reaches torch anyway
+(a frame's globals, a helper module loaded by path, a tensor among the inputs) meets the stand-in, which
+marks the worker (`met`): the worker answers that the run needs torch, and the grader gives the run to a
+worker with torch (core/grading/calls.py SolutionCalls). A real import there would exceed the memory limit
+of a worker measured without torch; so the guess can cost time, never a verdict.
 
 Trusted code run in the grading process (a codestar problem's reference_code and test_code) carries the same
-boilerplate; where it never reads those names, it runs with `builtins_without_torch()`, whose `__import__`
-binds the same stand-ins, and the process is spared torch's import: two seconds of a core, and a batch of
-scalar katas shares its cores with it.
+boilerplate; there, `builtins_with_lazy_torch()` binds modules that import the real torch at their first
+read, so the process is spared torch's import (two seconds of a core) unless the code does read it.
 """
 
 from __future__ import annotations
 
 import builtins
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+import threading
 import types
 from collections.abc import Sequence
 from typing import Any
@@ -28,17 +31,34 @@ ROOT = "torch"
 
 
 class TorchNotLoaded(RuntimeError):
-    """A stand-in was read (see the module's docstring)."""
+    """A stand-in was read in a torch-free worker (see the module's docstring)."""
+
+
+_met = False  # a stand-in was read in this process: its run is given to a worker with torch
+
+
+def met() -> bool:
+    """Whether this torch-free worker's code has reached torch (whatever it did with the error after)."""
+    return _met
 
 
 class _StandIn(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
+        global _met
         if name.startswith("__") and name.endswith("__"):  # probed with a default (the import machinery's)
             raise AttributeError(name)
-        raise TorchNotLoaded(
-            f"'{self.__name__}.{name}' was read another way than through a name its import binds: this solution "
-            f"was graded without torch, because it never reads those names. Read it through that name (as "
-            f"`{self.__name__}.{name}`), and it is graded with torch")
+        _met = True
+        raise TorchNotLoaded(f"'{self.__name__}.{name}' was read in a worker without torch; the run is given to "
+                             f"a worker with torch")
+
+
+class _LazyModule(types.ModuleType):
+    """A torch module in the grading process, imported at its first read (trusted code only)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return getattr(importlib.import_module(self.__name__), name)
 
 
 class _Loader(importlib.abc.Loader):
@@ -65,33 +85,36 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 _FINDER = _Finder()
-_STAND_INS: dict[str, _StandIn] = {}
+_LAZY: dict[str, _LazyModule] = {}
+_LAZY_LOCK = threading.Lock()  # the grading process grades on several threads
 _IMPORT = builtins.__import__
 
 
-def _stand_in(name: str) -> _StandIn:
-    """The stand-in for torch or one of its modules, bound to its parent as the import system binds it (`import
-    torch.nn as nn` reads `nn` from torch)."""
-    module = _STAND_INS.get(name)
-    if module is None:
-        module = _STAND_INS.setdefault(name, _StandIn(name))
-        parent, _, child = name.rpartition(".")
-        if parent:
-            setattr(_stand_in(parent), child, module)
+def _lazy(name: str) -> _LazyModule:
+    """The lazy module for torch or one of its modules, bound to its parent as the import system binds it
+    (`import torch.nn as nn` reads `nn` from torch)."""
+    with _LAZY_LOCK:
+        module = _LAZY.get(name)
+        if module is None:
+            module = _LAZY[name] = _LazyModule(name)
+    parent, _, child = name.rpartition(".")
+    if parent:
+        vars(_lazy(parent)).setdefault(child, module)
     return module
 
 
-def _import_without_torch(name: str, globals: Any = None, locals: Any = None, fromlist: Sequence[str] = (),
-                          level: int = 0) -> types.ModuleType:
-    if level or (name != ROOT and not name.startswith(ROOT + ".")):
+def _import_lazily(name: str, globals: Any = None, locals: Any = None, fromlist: Sequence[str] = (),
+                   level: int = 0) -> types.ModuleType:
+    # `from torch import tensor` reads its names at once: imported now, as torch once imported is.
+    if level or fromlist or (name != ROOT and not name.startswith(ROOT + ".")) or loaded_torch() is not None:
         return _IMPORT(name, globals, locals, fromlist, level)
-    module = _stand_in(name)
-    return module if fromlist else _stand_in(ROOT)
+    _lazy(name)
+    return _lazy(ROOT)
 
 
-def builtins_without_torch() -> dict[str, Any]:
-    """`__builtins__` for trusted code that only binds torch (static.runs_without_torch): see the docstring."""
-    return {**vars(builtins), "__import__": _import_without_torch}
+def builtins_with_lazy_torch() -> dict[str, Any]:
+    """`__builtins__` for trusted code run in the grading process: see the docstring."""
+    return {**vars(builtins), "__import__": _import_lazily}
 
 
 def install() -> None:
@@ -113,3 +136,13 @@ def is_tensor(value: Any) -> bool:
     """Whether `value` is a tensor, without importing torch (where it is not imported, nothing is)."""
     torch = loaded_torch()
     return torch is not None and isinstance(value, torch.Tensor)
+
+
+def holds_tensor(value: Any) -> bool:
+    """Whether a tensor lies in `value` or its tuples, lists and dicts: inputs that only a worker with torch can
+    read (what other objects hold is found in the worker, core/grading/calls.py SolutionCalls)."""
+    if isinstance(value, (tuple, list)):
+        return any(map(holds_tensor, value))
+    if isinstance(value, dict):
+        return any(map(holds_tensor, value.values()))
+    return is_tensor(value)

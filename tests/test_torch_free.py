@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from infrakata.core.catalog.loading import Catalog, load_problem
-from infrakata.core.grading.calls import solution_spec
+from infrakata.core.grading.calls import TORCH_AFTER_ALL, solution_spec
 from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox import procfs
 from infrakata.core.sandbox.pool import WorkerPool
@@ -118,9 +118,9 @@ def test_torch_that_may_be_read_by_a_string_is_loaded(runner: Runner, tmp_path: 
     assert report.verdict == "accepted", [c.message for c in report.cases]
 
 
-def test_torch_reached_past_the_static_check_says_why_it_is_not_there(runner: Runner, tmp_path: Path) -> None:
-    """The solution reads torch through a frame's globals, which no static check follows: the case fails
-    with the line and what to write instead, not with the memory limit a real import would exceed."""
+def test_torch_reached_past_the_static_check_is_graded_with_torch(runner: Runner, tmp_path: Path) -> None:
+    """The solution reads torch through a frame's globals, which no static check follows: the torch-free
+    worker meets its stand-in, and the run is given to a worker with torch; the case says it took that."""
     solution = textwrap.dedent("""\
         import torch
 
@@ -133,10 +133,82 @@ def test_torch_reached_past_the_static_check_says_why_it_is_not_there(runner: Ru
             return int(names["torch"].tensor(x) * 2)
     """)
     problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    assert solution_spec(problem, solution, "s.py", calls=2, cuda=False).torch_free  # the guess is wrong
     report = runner.run(problem, solution, tmp_path / "solution.py")
-    assert report.verdict == "runtime_error"
-    assert report.cases[0].line == 9
-    assert "TorchNotLoaded" in report.cases[0].message and "as `torch.tensor`" in report.cases[0].message
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+    assert TORCH_AFTER_ALL in report.cases[0].note
+    wrong = runner.run(problem, solution.replace("* 2)", "* 3)"), tmp_path / "solution.py")
+    assert wrong.verdict == "wrong_answer" and "expected 2, got 3" in wrong.cases[0].message
+
+
+def test_a_solution_that_catches_the_stand_ins_error_is_still_graded_with_torch(runner: Runner,
+                                                                                 tmp_path: Path) -> None:
+    """Its answer without torch would be wrong: whatever the code makes of the error, the run is redone."""
+    solution = textwrap.dedent("""\
+        import torch
+
+
+        def double(x):
+            try:
+                return int(double.__globals__["torch"].ones(1)) * 2 * x
+            except Exception:
+                return -1
+    """)
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    assert solution_spec(problem, solution, "s.py", calls=2, cuda=False).torch_free
+    report = runner.run(problem, solution, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+
+
+HELPER = "import torch\n\n\ndef doubled(x):\n    return int(torch.as_tensor(x) * 2)\n"
+BY_PATH = """\
+import importlib.util
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("helper", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+"""
+
+
+def test_a_problem_whose_code_loads_a_torch_helper_by_path_grades(runner: Runner, tmp_path: Path) -> None:
+    """Its reference and cases.py load a shared helper by path (as an outside problem set's do), the helper
+    importing torch: no import in their text says so, and the verdicts are the same as with torch."""
+    (tmp_path / "helper.py").write_text(HELPER, encoding="utf-8")
+    helper = str(tmp_path / "helper.py")
+    reference = BY_PATH + f"\nhelper = load({helper!r})\n\n\ndef double(x):\n    return helper.doubled(x)\n"
+    cases = BY_PATH + f"\nhelper = load({helper!r})\n\n\ndef cases():\n" \
+        "    return [{'name': f'x={x}', 'args': [helper.torch.tensor(x)]} for x in (1, 2, 3)]\n"
+    problem = load_problem(problem_at(tmp_path, reference, cases))
+    right = "def double(x):\n    return int(x) * 2\n"
+    assert runner.run(problem, right, tmp_path / "s.py").verdict == "accepted"
+    off = runner.run(problem, "def double(x):\n    return int(x) * 2 + (int(x) == 3)\n", tmp_path / "s.py")
+    assert off.verdict == "wrong_answer" and [c.status for c in off.cases] == ["passed", "passed", "failed"]
+
+
+def test_a_solution_that_loads_a_torch_helper_by_path_grades(runner: Runner, tmp_path: Path) -> None:
+    """The solution writes a helper that imports torch into its own folder and loads it by path."""
+    solution = BY_PATH + textwrap.dedent(f"""\
+        import os
+
+        path = os.path.join(os.environ["TMPDIR"], "helper.py")
+        with open(path, "w") as file:
+            file.write({HELPER!r})
+        helper = load(path)
+
+
+        def double(x):
+            return helper.doubled(x)
+    """)
+    problem = load_problem(problem_at(tmp_path, PLAIN_REFERENCE))
+    assert solution_spec(problem, solution, "s.py", calls=2, cuda=False).torch_free  # the guess is wrong
+    report = runner.run(problem, solution, tmp_path / "solution.py")
+    assert report.verdict == "accepted", [c.message for c in report.cases]
+    wrong = runner.run(problem, solution.replace("return helper.doubled(x)", "return helper.doubled(x) + 1"),
+                       tmp_path / "solution.py")
+    assert wrong.verdict == "wrong_answer", [c.message for c in wrong.cases]
 
 
 def test_a_torch_module_that_does_not_exist_fails_to_load_as_it_would_with_torch(runner: Runner,

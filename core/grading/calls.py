@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from infrakata.core.sandbox.arena import InputArena
 
 
+TORCH_AFTER_ALL = "graded in a worker with torch: its code reached torch where a worker without it was tried first"
+
+
 def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, cuda: bool,
                   preload: tuple[str, ...] = (), trusted: bool = False) -> SolutionSpec:
     """A worker for this problem: the learner's solution, held to the kata's rules (forbidden modules and
@@ -147,14 +150,29 @@ class SolutionCalls:
             self.output.append("".join(self.worker.output_parts))  # what it printed while loading
             self._first = True
         if self.worker.load_error is not None:
+            if self.worker.load_error.kind == "needs_torch" and self.spec.torch_free:
+                return self._with_torch(case_id, request)
             return CallResult("error", error=self.worker.load_error)
         first, self._first = self._first, False
         outcome = request(self.worker, self.problem.limits.call_timeout(self.spec.cuda, first))
+        if outcome.error is not None and outcome.error.kind == "needs_torch" and self.spec.torch_free:
+            return self._with_torch(case_id, request)
         self.output.append(outcome.output)
         if first:
             self._judge_first_call(case_id, outcome)
         if outcome.status == "timeout":
             self.timed_out = case_id
+        return outcome
+
+    def _with_torch(self, case_id: int, request: Callable[[Worker, float], CallResult]) -> CallResult:
+        """The torch-free worker's code reached torch (core/torch_stand_in.py): the guess that it would not
+        (static.runs_without_torch) was wrong, and from here the run has a worker with torch, under the same
+        limits. What the torch-free worker did is dropped: this case is asked again, and its note says why
+        it took longer."""
+        self.close()
+        self.spec = replace(self.spec, torch_free=False)
+        outcome = self._send(case_id, request)
+        self.notes[case_id] = " ".join(filter(None, (self.notes.get(case_id), TORCH_AFTER_ALL)))
         return outcome
 
     def replay(self, args: tuple[Any, ...], kwargs: dict[str, Any], trace: TraceLevel,

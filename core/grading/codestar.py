@@ -20,12 +20,11 @@ from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_
 from infrakata.core.grading.compare import Comparison, Tolerance, compare, describe
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case
-from infrakata.core.grading.static import runs_without_torch
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
 from infrakata.core.sandbox.recording import TraceLevel
 from infrakata.core.sandbox.wire import sanitize
-from infrakata.core.torch_stand_in import builtins_without_torch
+from infrakata.core.torch_stand_in import builtins_with_lazy_torch
 
 # test_code's calls are not known ahead: the worker's CPU-time backstop allows this many (the wall
 # clock decides each call).
@@ -108,18 +107,16 @@ def _compiled(source: str, filename: str) -> CodeType:
     return compile(source, filename, "exec")
 
 
-def _trusted_globals(source: str, **names: Any) -> dict[str, Any]:
-    """Globals for a problem's own code run here: where it only binds torch (the seeds' boilerplate), it binds
-    stand-ins, and this process does not import torch for it (core/torch_stand_in.py)."""
-    if runs_without_torch(source):
-        names["__builtins__"] = builtins_without_torch()
+def _trusted_globals(**names: Any) -> dict[str, Any]:
+    """Globals for a problem's own code run here: its `import torch` imports torch at the first read, so where
+    it only binds torch (the seeds' boilerplate) this process never imports it (core/torch_stand_in.py)."""
+    names["__builtins__"] = builtins_with_lazy_torch()
     return names
 
 
 def _reference_here(problem: Problem) -> Any:
     """The reference's entry point, run in this (trusted) process."""
-    reference_globals = _trusted_globals(problem.reference_source,
-                                         __name__=f"codestar_reference_{problem.slug.replace('-', '_')}")
+    reference_globals = _trusted_globals(__name__=f"codestar_reference_{problem.slug.replace('-', '_')}")
     try:
         exec(_compiled(problem.reference_source, f"{problem.source_path}:reference_code"), reference_globals)
     except Exception as error:
@@ -137,7 +134,7 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
     log = _CaseLog(session)
     assert isinstance(problem.source, CodestarSource)
     harness = _trusted_globals(
-        problem.source.test_code, __name__=f"codestar_test_{problem.slug.replace('-', '_')}",
+        __name__=f"codestar_test_{problem.slug.replace('-', '_')}",
         ref_obj=ref_obj, user_obj=session.user_obj, compare_outputs=session.compare_outputs, summarize_obj=describe,
         cases_results=log, time=time, atol=problem.atol, rtol=problem.rtol)
     try:

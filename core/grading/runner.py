@@ -42,6 +42,7 @@ from infrakata.core.sandbox.arena import ArenaLayout, InputArena
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.recording import ArgKey, Recording, TraceLevel
 from infrakata.core.sandbox.wire import sanitize, snapshot
+from infrakata.core.torch_stand_in import holds_tensor
 
 KEPT_REFERENCE_CALLS = 200  # a kept reference worker's calls (fresh cases) before it is replaced
 
@@ -287,6 +288,8 @@ class Runner:
         # Each case's call, and the replay of each that fails (SolutionCalls.replay).
         spec = solution_spec(problem, source, filename, calls=2 * len(cases), cuda=device == "cuda",
                              trusted=trusted)
+        if spec.torch_free and any(holds_tensor((case.args, case.kwargs)) for case in cases):
+            spec = replace(spec, torch_free=False)
         tolerance = tolerance_of(problem)
         results: list[CaseResult] = []
         # The unchangeable tensor arguments, in memory this process reads after each call (on the CPU).

@@ -65,6 +65,7 @@ PR_SET_NAME = 15
 ZYGOTE_NAME, SPARE_NAME, WORKER_NAME = b"kata-zygote", b"kata-spare", b"kata-worker"
 ONEDNN_FLOOR_BYTES = 64 * MIB  # below this memory limit a worker does without oneDNN (apply_limits)
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
+NEEDS_TORCH = ErrorInfo("TorchNotLoaded", "the solution's code reached torch in a worker without it", "needs_torch")
 
 
 def prctl(option: int, value: int | bytes) -> None:
@@ -415,14 +416,24 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
         entry, load_error = load_solution(spec)
         if entry is not None:  # each call of it (a case's, or the benchmark harness's) under the eager guard
             entry = tripwires.guarded(entry)
+        if torch_stand_in.met():
+            entry, load_error = None, NEEDS_TORCH
         _respond(from_child, Reply("ready" if load_error is None else "error", error=load_error))
+        seq = 0  # the grader numbers a worker's requests 1, 2, ...: a request that cannot be read is answered too
         while (frame := read_frame_blocking(to_child)) is not None:
-            request: CallRequest = decode_trusted(frame)
+            seq += 1
+            try:
+                request: CallRequest = decode_trusted(frame)
+            except torch_stand_in.TorchNotLoaded:  # its inputs are tensors: unpickling them reached torch
+                _respond(from_child, Reply("error", error=NEEDS_TORCH, seq=seq))
+                continue
             if entry is None:
                 _respond(from_child, Reply("error", error=load_error, seq=request.seq))
                 continue
             tripwires.launches()  # tripwires: the count comes back with the call that made the launches
             reply = _call(entry, request, spec.filename, arena)
+            if torch_stand_in.met():  # whatever the code made of the stand-in's error, it was graded without torch
+                reply = Reply("error", error=NEEDS_TORCH, seq=request.seq)
             _respond(from_child, replace(reply, launches=tripwires.launches()))
     except BaseException as error:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         if out_of_memory(error):

@@ -17,7 +17,8 @@ from typing import Any, Literal, get_args
 from infrakata.core.limits import WorkerLimits
 from infrakata.core.sandbox.recording import Recording, TraceLevel, recording_from_wire, recording_to_wire
 
-ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped"]
+# "needs_torch": a torch-free worker's code reached torch (core/torch_stand_in.py): the run goes to a worker with it.
+ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "cancelled", "skipped", "needs_torch"]
 ReplyStatus = Literal["started", "ready", "ok", "error"]
 
 
