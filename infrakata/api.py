@@ -164,7 +164,8 @@ class Grader:
         if theirs:
             raise theirs[0]
         self._settings, self._record = settings, record
-        self._pool = WorkerPool()
+        # Each source is a submission of its own: no worker is given what another source's workers compiled.
+        self._pool = WorkerPool(keep_kernels=False)
         self._pool.isolation = isolation
         self._pool.start()  # the zygote warms while the caller gets its sources ready
         # Closed at the latest when this Grader is collected or the interpreter exits.

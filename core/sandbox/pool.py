@@ -426,12 +426,14 @@ class Worker:
                 return
 
     def close(self) -> None:
-        if self.state == "ready" and kernel_cache.applies(self.spec) and not (self.cancel and self.cancel.cancelled):
+        kept = self.pool.kernel_caches
+        if self.state == "ready" and kept is not None and kernel_cache.applies(self.spec) \
+                and not (self.cancel and self.cancel.cancelled):
             # What it compiled, for the next worker grading the same file (core/sandbox/kernel_cache.py).
             collected = self.harness(kernel_cache.COLLECT, {"given": kernel_cache.given(self.spec)},
                                      timeout=kernel_cache.COLLECT_TIMEOUT_S)
             if collected.status == "ok":
-                self.pool.kernel_caches.keep(self.spec, collected.value)
+                kept.keep(self.spec, collected.value)
         if self.state != "exited":
             # Killed at once; its exit is collected by the zygote without anyone waiting for it.
             self.kill()
@@ -480,7 +482,10 @@ class WorkerPool:
     _shared: WorkerPool | None = None
     _shared_lock = threading.Lock()
 
-    def __init__(self, torch_free: bool = False) -> None:
+    def __init__(self, torch_free: bool = False, keep_kernels: bool = True) -> None:
+        """`keep_kernels`: what a solution file's workers compiled is given to the next worker grading that
+        file (core/sandbox/kernel_cache.py); off where the sources graded are not files of one author
+        each (the Python API's: each source is a submission of its own)."""
         # A pool of torch-free workers (SolutionSpec.torch_free), whose zygote never imports torch; the pool
         # that grades everything else opens one for those runs (open) and closes it with itself.
         self.torch_free = torch_free
@@ -500,7 +505,8 @@ class WorkerPool:
         self.cuda_isolation_layers: tuple[Layer, ...] = ()  # a CUDA worker's, as the CUDA probe found them
         self.cuda_refusal = ""  # why the CUDA probe refuses CUDA work here ("": it held, or there is no CUDA)
         self.isolation = "best"  # or "strict": refuse to grade without every layer (ISOLATION_MODES)
-        self.kernel_caches = kernel_cache.KernelCaches()  # what each solution file's workers compiled
+        # What each solution file's workers compiled, or None: nothing passes from one worker to another.
+        self.kernel_caches = kernel_cache.KernelCaches() if keep_kernels else None
         # The zygote imports, when idle, what only some solutions need (torch._dynamo, seconds): worth it to a
         # long-lived pool (the server, `kata watch`), a wait for the first fork of a one-shot command's. Read at start.
         self.idle_imports = True
@@ -677,7 +683,7 @@ class WorkerPool:
         self.check_isolation()
         if spec.cuda:
             self.check_cuda()
-        if kernel_cache.applies(spec):
+        if self.kernel_caches is not None and kernel_cache.applies(spec):
             spec = self.kernel_caches.attach(spec)
         return Worker(self, spec, cancel, load_timeout, arena)
 
