@@ -128,8 +128,9 @@ def get_init_inputs():
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process tree's peak memory")
 def test_the_grader_sends_seeds_and_holds_no_trials_inputs(tmp_path):
-    """Every worker makes a trial's inputs from its seeds: six trials of 96 MiB are never made, sent or kept by
-    the grader, whose process tree then peaks at one worker's inputs (and torch), not at the trials' inputs."""
+    """The grader makes one trial's inputs at a time, into the memory it shares with the solution's worker, and
+    keeps no trial's bytes besides: six trials of 96 MiB, and the process tree peaks at about one trial's inputs
+    twice (and torch), never at the trials' inputs."""
     problem = tmp_path / "1_Row_sums.py"
     problem.write_text(ROW_SUMS, encoding="utf-8")
     solution = tmp_path / "solution.py"
@@ -257,9 +258,12 @@ def test_the_reference_output_is_nowhere_in_the_solution_process(runner):
     assert "got 0" in report.cases[0].message
 
 
-def test_an_input_changed_in_place_is_rejected(runner):
-    report = hack(runner, "modifies_input")
-    assert report.verdict == "wrong_answer"
+@pytest.mark.parametrize("name", ["modifies_input", "rebinds_the_comparison", "rebinds_the_trial"])
+def test_an_input_changed_in_place_is_rejected_whatever_the_solution_rebinds(runner, name):
+    """The grader reads the inputs back from the memory it made them in: nothing in the solution's process (the
+    harness's comparison, its trial function) decides whether they changed."""
+    report = hack(runner, name)
+    assert report.verdict == "wrong_answer", [case.message for case in report.cases]
     assert report.cases[0].message.startswith("forward wrote to input 0 (x) in place")
 
 

@@ -133,10 +133,11 @@ class SolutionCalls:
         return self._send(case_id, lambda worker, timeout: worker.call(
             args, kwargs, snapshot=snapshot, device=self.device, trace=trace, timeout=timeout))
 
-    def harness(self, case_id: int, target: str, payload: Any) -> CallResult:
+    def harness(self, case_id: int, target: str, payload: Any, args: tuple[Any, ...] = ()) -> CallResult:
         """A case made by a trusted harness function in the worker (`target`, "module:function", preloaded
-        through the spec), given the entry point and `payload`, under the same rules as a call."""
-        return self._send(case_id, lambda worker, timeout: worker.harness(target, payload, timeout=timeout))
+        through the spec), given the entry point, `payload` and `args`, under the same rules as a call."""
+        return self._send(case_id, lambda worker, timeout: worker.harness(target, payload, timeout=timeout,
+                                                                          args=args))
 
     def _send(self, case_id: int, request: Callable[[Worker, float], CallResult]) -> CallResult:
         if self.cancel is not None and self.cancel.cancelled:

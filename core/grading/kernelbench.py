@@ -17,6 +17,7 @@ wrote to. docs/KERNELS.md (KernelBench problems) says what this holds against.
 from __future__ import annotations
 
 import ast
+import contextlib
 import secrets
 import threading
 import weakref
@@ -30,6 +31,7 @@ from infrakata.core.grading.compare import Comparison, Tolerance, compare
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case, hide_expected
 from infrakata.core.limits import MIB
+from infrakata.core.sandbox.arena import ArenaLayout, InputArena
 from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, clean_text
 from infrakata.core.sandbox.recording import TraceLevel, recording_from_wire
@@ -45,6 +47,9 @@ TRIALS = 5  # KernelBench's num_correct_trials
 # shrinking them is no general transform (sizes are constants the model's code relies on), so over this
 # the grading is refused, saying which constants to shrink in a copy (problems/FORMAT.md).
 CPU_INPUT_BUDGET_BYTES = 256 * MIB
+# The arena a trial's inputs are laid into on the CPU: the budget, and room for each tensor's alignment. Pages are
+# taken as they are written, so what a trial's inputs do not reach costs nothing.
+ARENA_BYTES = CPU_INPUT_BUDGET_BYTES + MIB
 
 # The grader's global random generator is seeded to make a trial's inputs: one trial at a time, whichever
 # thread asks, and the generator's state given back after.
@@ -88,7 +93,14 @@ class _Module:
         GradingError where get_inputs() cannot run there."""
         import torch
 
-        with _SEEDING, torch.random.fork_rng(devices=[]), torch.device("meta"):
+        with torch.device("meta"):
+            return self.inputs(seed)
+
+    def inputs(self, seed: int) -> list[Any]:
+        """A trial's inputs, made as KernelBench makes them (on the CPU, after the trial's seed)."""
+        import torch
+
+        with _SEEDING, torch.random.fork_rng(devices=[]):
             try:
                 torch.manual_seed(seed)
                 return list(self.namespace["get_inputs"]())
@@ -96,14 +108,16 @@ class _Module:
                 raise GradingError(f"{self.problem.source_path}: get_inputs() failed: {type(error).__name__}: "
                                    f"{error}") from error
 
-    def check_size(self) -> None:
-        """Refuse, on the CPU, inputs over the budget (sized on the meta device, so nothing is allocated)."""
+    def check_size(self, inputs: list[Any] | None = None) -> None:
+        """Refuse, on the CPU, inputs over the budget: sized on the meta device, so nothing is allocated, or
+        `inputs` as made."""
         import torch
 
-        try:
-            inputs = self.sized_inputs()
-        except GradingError:
-            return  # not sizable without allocating: made for real in the workers, where a failure says why
+        if inputs is None:
+            try:
+                inputs = self.sized_inputs()
+            except GradingError:
+                return  # not sizable without allocating: made for real, and checked then
         size = sum(x.numel() * x.element_size() for x in inputs if isinstance(x, torch.Tensor))
         if size <= CPU_INPUT_BUDGET_BYTES:
             return
@@ -147,6 +161,7 @@ def forward_parameters(source: str) -> list[str]:
 class _Prepared:
     version: tuple[Any, ...]
     trials: list[Trial]
+    module: _Module  # makes each trial's inputs, on the CPU, in the grader's arena
 
 
 # The reference's outputs per runner, problem and version: a runner's cache, kept beside it.
@@ -208,7 +223,7 @@ def prepare(runner: Runner, problem: Problem, device: str) -> _Prepared:
         trials = [Trial(f"trial {index} (seed {seed})", INIT_SEED, seed) for index, seed in enumerate(trial_seeds(), 1)]
         with _Reference(problem, runner.pool, device, len(trials)) as reference:
             trials = [reference(trial) for trial in trials]
-        cache[problem.source_path] = prepared = _Prepared(version, trials)
+        cache[problem.source_path] = prepared = _Prepared(version, trials, module)
         return prepared
 
 
@@ -231,7 +246,8 @@ def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: Ca
     """Grade a ModelNew on the trials, the hidden one last (never with `stop_early`: its verdict would not
     repeat), stopping at the first trial that times out."""
     device = device_for(problem, runner.pool)
-    trials = list(prepare(runner, problem, device).trials)
+    prepared = prepare(runner, problem, device)
+    trials = list(prepared.trials)
     if not stop_early:
         trials.append(fresh_trial(runner, problem, device, fresh_seed))
     spec = solution_spec(problem, source, filename, calls=len(trials), cuda=device == "cuda", preload=PRELOAD,
@@ -239,10 +255,17 @@ def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: Ca
     tolerance = Tolerance(problem.atol, problem.rtol)
     names = forward_parameters(problem.reference_source)
     results: list[CaseResult] = []
-    with SolutionCalls(runner.pool, problem, spec, device, cancel) as calls:
+    # On the CPU the grader makes each trial's inputs, in memory it reads back after the call: whether the call
+    # changed them is decided here, never by code in the solution's process (on CUDA: docs/KERNELS.md).
+    arena = InputArena(ArenaLayout([]), capacity=ARENA_BYTES) if device == "cpu" else None
+    with contextlib.closing(arena) if arena is not None else contextlib.nullcontext(), \
+            SolutionCalls(runner.pool, problem, spec, device, cancel, arena) as calls:
         for index, trial in enumerate(trials, 1):
             level = trace_level(values and not trial.fresh and all(r.status == "passed" for r in results))
-            outcome = _read(calls.harness(index, TRIAL, _payload(trial, device, level)))
+            given = _inputs_in(arena, prepared.module, trial) if arena is not None else ()
+            outcome = _read(calls.harness(index, TRIAL, _payload(trial, device, level), given))
+            if arena is not None and outcome.status == "ok":
+                outcome.state["changed"] = arena.changed_since_laid()
             if outcome.status == "cancelled":
                 break
             if calls.load_failed:
@@ -260,6 +283,17 @@ def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: Ca
     for result in results:
         result.note = calls.notes.get(result.id, "")
     return results, "".join(calls.output)
+
+
+def _inputs_in(arena: InputArena, module: _Module, trial: Trial) -> tuple[Any, ...]:
+    """The trial's inputs made here and laid into the arena: what the request sends (its tensors as places)."""
+    inputs = module.inputs(trial.seed)
+    module.check_size(inputs)
+    try:
+        placed = arena.lay(dict(enumerate(inputs)))
+    except ValueError as error:  # within the budget, yet laid out larger than the arena: not expected
+        raise GradingError(f"{module.problem.source_path}: {error}") from None
+    return tuple(placed.get(index, value) for index, value in enumerate(inputs))
 
 
 def _read(outcome: CallResult) -> CallResult:

@@ -45,13 +45,16 @@ def _problem_makers() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
 _makers = _problem_makers()
 
 
-def _made(payload: dict[str, Any]) -> tuple[list[Any], list[Any]]:
-    """(init inputs, inputs): made here from the payload's init_seed and seed, on the CPU."""
+def _made(payload: dict[str, Any], given: tuple[Any, ...] | None = None) -> tuple[list[Any], list[Any]]:
+    """(init inputs, inputs): made here from the payload's init_seed and seed, on the CPU; the inputs are
+    `given` instead where the grader made them (in its arena, on the CPU)."""
     if _makers is None:
         raise RuntimeError("no KernelBench problem is loaded in this worker to make the trial's inputs")
     get_init_inputs, get_inputs = _makers
     _manual_seed(payload["init_seed"])
     init_inputs = list(get_init_inputs())
+    if given is not None:
+        return init_inputs, list(given)
     _manual_seed(payload["seed"])
     return init_inputs, list(get_inputs())
 
@@ -64,19 +67,21 @@ def _to(value: Any, device: str) -> Any:
     return value
 
 
-def trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
-    """Make the trial's inputs (_made), build `entry(*init_inputs)` after `init_seed`, call it on the inputs
-    after `seed`, on `device`.
+def trial(entry: Any, payload: dict[str, Any], *given: Any) -> dict[str, Any]:
+    """Build `entry(*init_inputs)` after `init_seed`, call it on the trial's inputs after `seed`, on `device`.
+    The inputs are `given` (on the CPU: the grader made them in its arena, and reads back whether the call
+    changed them), or made here from `seed` (_made: the reference's worker, and on CUDA).
 
     payload: init_seed, seed, device, trace (what to record of the forward call: core/sandbox/trace.py).
-    -> {"output", "recording" (its wire form), "changed": the positions of the inputs the call wrote to}. Every
-    stream of the device is synchronised before the output is sent, so work left on a side stream is in it
-    or not, as it stands once the call has returned.
+    -> {"output", "recording" (its wire form), "changed": the positions of the inputs made here that the call
+    wrote to (on CUDA this worker's own report: docs/KERNELS.md)}. Every stream of the device is synchronised
+    before the output is sent, so work left on a side stream is in it or not, as it stands once the call has
+    returned.
     """
     device = payload["device"]
-    init_inputs, made = _made(payload)
+    init_inputs, made = _made(payload, given or None)
     inputs = _to(made, device)
-    before = [_clone(x) if isinstance(x, torch.Tensor) else None for x in inputs]
+    before = [_clone(x) if isinstance(x, torch.Tensor) and not given else None for x in inputs]
     _manual_seed(payload["init_seed"])
     model = entry(*_to(init_inputs, device))
     if isinstance(model, torch.nn.Module):

@@ -14,9 +14,10 @@ dicts are shared as long as the containers hold nothing else that could change.
 
 from __future__ import annotations
 
+import functools
 import mmap
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,37 @@ def _shareable_leaf(leaf: Any) -> bool:
     return leaf is None or isinstance(leaf, (bool, int, float, str, bytes))
 
 
+def _placed(value: Any, place: Callable[[Any], SharedTensor]) -> Any:
+    """`value` with each tensor in it (below its tuples, lists and dicts) replaced by `place(tensor)`."""
+    if _is_plain_tensor(value):
+        return place(value)
+    if isinstance(value, (tuple, list)):
+        items = [_placed(v, place) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {k: _placed(v, place) for k, v in value.items()}
+    return value
+
+
+def _span_bytes(value: Any) -> Any:
+    """The bytes of the span of its storage a tensor reaches, as they lie (so that its strides hold in the
+    arena), as a uint8 tensor: a view where the tensor is contiguous."""
+    import torch
+
+    tensor = value.detach()
+    span = 1 + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride(), strict=True)) if tensor.numel() else 0
+    return torch.as_strided(tensor, (span,), (1,), tensor.storage_offset()).contiguous().view(torch.uint8)
+
+
+def _shared(value: Any, offset: int, nbytes: int) -> SharedTensor:
+    return SharedTensor(offset, nbytes, tuple(value.shape), tuple(value.stride()),
+                        str(value.dtype).removeprefix("torch."), value.requires_grad)
+
+
+def _aligned(offset: int) -> int:
+    return -(-offset // ALIGN) * ALIGN
+
+
 class ArenaLayout:
     """Where each case's unchangeable tensors lie in an arena, and their bytes: made once per set of
     cases (a problem's prepared cases), extended by a run's fresh case, laid into each run's arena."""
@@ -81,7 +113,7 @@ class ArenaLayout:
         self._size = after.size if after else 0
         for case in arguments:
             start, chunks = self._size, bytearray()
-            self.regions.append({key: self._place(value, start, chunks) for key, value in case.items()})
+            self.regions.append({key: self._place(value, chunks) for key, value in case.items()})
             self.spans.append((start, self._size - start))
             self.pristine.append(bytes(chunks))
         self.has_tensor = any(isinstance(leaf, SharedTensor) for region in self.regions for value in region.values()
@@ -91,29 +123,17 @@ class ArenaLayout:
     def size(self) -> int:
         return self._size
 
-    def _place(self, value: Any, start: int, chunks: bytearray) -> Any:
+    def _place(self, value: Any, chunks: bytearray) -> Any:
         """`value` with each tensor in it replaced by where its bytes are put in the arena."""
-        if _is_plain_tensor(value):
-            import torch
-
-            tensor = value.detach()
-            # The span of its storage it reaches, copied as it lies, so that its strides hold in the arena.
-            first = tensor.storage_offset()
-            span = 1 + sum((n - 1) * s for n, s in zip(tensor.shape, tensor.stride(), strict=True)) \
-                if tensor.numel() else 0
-            data = torch.as_strided(tensor, (span,), (1,), first).contiguous().view(torch.uint8).numpy()
-            offset = -(-self._size // ALIGN) * ALIGN
-            chunks += bytes(offset - self._size)
-            chunks += data.tobytes()
+        def put(tensor: Any) -> SharedTensor:
+            data = _span_bytes(tensor).numpy()
+            offset = _aligned(self._size)
+            chunks.extend(bytes(offset - self._size))
+            chunks.extend(data.tobytes())
             self._size = offset + len(data)
-            return SharedTensor(offset, len(data), tuple(tensor.shape), tuple(tensor.stride()),
-                                str(tensor.dtype).removeprefix("torch."), value.requires_grad)
-        if isinstance(value, (tuple, list)):
-            items = [self._place(v, start, chunks) for v in value]
-            return tuple(items) if isinstance(value, tuple) else items
-        if isinstance(value, dict):
-            return {k: self._place(v, start, chunks) for k, v in value.items()}
-        return value
+            return _shared(tensor, offset, len(data))
+
+        return _placed(value, put)
 
     @classmethod
     def for_cases(cls, arguments: list[dict[Any, Any]], after: ArenaLayout | None = None) -> ArenaLayout:
@@ -124,11 +144,15 @@ class ArenaLayout:
 class InputArena:
     """The grader's side: one memory file for a run's unchangeable tensor arguments, laid out as `layout`."""
 
-    def __init__(self, layout: ArenaLayout):
+    def __init__(self, layout: ArenaLayout, capacity: int = 0):
+        """`capacity`: the bytes the memory file offers, where later layouts are to `hold` it (a memory file's
+        pages are taken as they are written: what no layout reaches costs nothing)."""
         self.layout = layout
+        self.capacity = max(layout.size, capacity, 1)
         self.fd = os.memfd_create("kata-inputs", os.MFD_CLOEXEC)
-        os.ftruncate(self.fd, max(layout.size, 1))
-        self.memory = mmap.mmap(self.fd, max(layout.size, 1))
+        os.ftruncate(self.fd, self.capacity)
+        self.memory = mmap.mmap(self.fd, self.capacity)
+        self._laid: dict[Any, list[tuple[int, Any]]] = {}  # what `lay` put last: key -> [(offset, its bytes)]
         for (start, length), data in zip(layout.spans, layout.pristine, strict=True):
             self.memory[start:start + length] = data
 
@@ -159,6 +183,40 @@ class InputArena:
         if self.memory[start:start + length] == self.layout.pristine[case]:
             return {}
         return {key: _materialize(placed, self.memory, copy=True) for key, placed in self.layout.regions[case].items()}
+
+    def lay(self, values: dict[Any, Any]) -> dict[Any, Any]:
+        """Values laid straight into the arena, from its start (a KernelBench trial's inputs, made one trial at a
+        time, where keeping each case's bytes as a layout does would hold every trial's at once): the shareable
+        ones, each tensor replaced by where it lies. `changed_since_laid` then compares the arena with the
+        tensors themselves. ValueError where they exceed the arena's capacity."""
+        import torch
+
+        end = 0
+        self._laid = {}
+
+        def put(tensor: Any, key: Any) -> SharedTensor:
+            nonlocal end
+            data = _span_bytes(tensor)
+            offset = _aligned(end)
+            end = offset + data.numel()
+            if end > self.capacity:
+                raise ValueError(f"inputs of over {end} bytes do not fit an arena of {self.capacity}")
+            if data.numel():
+                torch.frombuffer(self.memory, dtype=torch.uint8, count=data.numel(), offset=offset).copy_(data)
+            self._laid.setdefault(key, []).append((offset, data))
+            return _shared(tensor, offset, data.numel())
+
+        return {key: _placed(value, functools.partial(put, key=key)) for key, value in values.items()
+                if _shareable(value)}
+
+    def changed_since_laid(self) -> list[Any]:
+        """The keys of the values last laid whose bytes in the arena differ from the tensors they were made from."""
+        import torch
+
+        return [key for key, leaves in self._laid.items()
+                if any(data.numel() and not torch.equal(
+                    torch.frombuffer(self.memory, dtype=torch.uint8, count=data.numel(), offset=offset), data)
+                       for offset, data in leaves)]
 
     def close(self) -> None:
         self.memory.close()

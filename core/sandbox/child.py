@@ -305,16 +305,34 @@ def to_device(value: Any, device: str) -> Any:
     return value
 
 
-def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena: WorkerArena | None) -> Reply:
+Harnesses = dict[str, Callable[..., Any]]
+
+
+def harness_functions(modules: tuple[str, ...]) -> Harnesses:
+    """The trusted harness functions a request may name ("module:function"), taken from the preloaded modules
+    (and the kernel cache's) before the solution loads: rebinding a name in a module afterwards changes
+    nothing of what a harness request runs."""
+    found: Harnesses = {}
+    for name in (*modules, kernel_cache.__name__):
+        found.update({f"{name}:{attribute}": value for attribute, value in vars(sys.modules[name]).items()
+                      if isinstance(value, types.FunctionType) and not attribute.startswith("_")})
+    return found
+
+
+def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena: WorkerArena | None,
+          harnesses: Harnesses) -> Reply:
     args, kwargs = request.args, request.kwargs
     if arena is not None:
         args, kwargs = arena.arguments(args, kwargs)
-    if request.device != "cpu":
+    if request.device != "cpu" and request.op == "call":
         args, kwargs = to_device((tuple(args), dict(kwargs)), request.device)
     if request.op == "harness":
-        module_name, _, function = request.target.partition(":")
-        target = getattr(importlib.import_module(module_name), function)
-        args, kwargs, call = (entry, request.payload), {}, target
+        # A harness takes the entry point, its payload and the request's arguments (a trial's inputs, over the
+        # arena: core/grading/kernelbench.py), and moves what it needs to the device itself.
+        if request.target not in harnesses:
+            return Reply("error", error=ErrorInfo("UnknownHarness", f"no harness {request.target!r} in this worker"),
+                         seq=request.seq)
+        args, call = (entry, request.payload, *args), harnesses[request.target]
     else:
         call = entry
     # the returning line, the writes and the values of a call; never inside a harness (the
@@ -410,6 +428,7 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             importlib.import_module(qualified)
         for name in spec.preload:
             importlib.import_module(name)
+        harnesses = harness_functions(spec.preload)
         # Tripwires (core/sandbox/tripwires.py): after trusted code has loaded, before the solution does.
         tripwires.install(spec.forbidden_calls, autograd=spec.autograd, count_launches=spec.count_launches,
                           eager_views=spec.eager_views)
@@ -431,7 +450,7 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
                 _respond(from_child, Reply("error", error=load_error, seq=request.seq))
                 continue
             tripwires.launches()  # tripwires: the count comes back with the call that made the launches
-            reply = _call(entry, request, spec.filename, arena)
+            reply = _call(entry, request, spec.filename, arena, harnesses)
             if torch_stand_in.met():  # whatever the code made of the stand-in's error, it was graded without torch
                 reply = Reply("error", error=NEEDS_TORCH, seq=request.seq)
             _respond(from_child, replace(reply, launches=tripwires.launches()))

@@ -239,8 +239,10 @@ class Worker:
         return self._request(CallRequest("call", args=tuple(args), kwargs=dict(kwargs), snapshot=tuple(snapshot),
                                          device=device, trace=trace, watch=tuple(watch)), timeout)
 
-    def harness(self, target: str, payload: Any, *, timeout: float) -> CallResult:
-        return self._request(CallRequest("harness", target=target, payload=payload), timeout)
+    def harness(self, target: str, payload: Any, *, timeout: float, args: tuple[Any, ...] = ()) -> CallResult:
+        """A trusted harness function of the worker's (`target`, "module:function") given the entry point,
+        `payload` and `args` (placeholders over the run's arena, as a call's are)."""
+        return self._request(CallRequest("harness", target=target, payload=payload, args=tuple(args)), timeout)
 
     def _request(self, message: SolutionSpec | CallRequest, timeout: float) -> CallResult:
         if self.state == "exited":
