@@ -47,7 +47,8 @@ def test_a_level_folder_loads_each_file_as_a_problem():
     assert catalog.errors == []
     assert sorted(catalog.problems) == ["level1-1-linear-scale", "level1-2-leaky-relu", "level1-3-huge-relu"]
     problem = catalog.problems["level1-1-linear-scale"]
-    assert (problem.kind, problem.entry_point, problem.atol, problem.rtol) == ("kernelbench", "ModelNew", 1e-2, 1e-2)
+    # KernelBench's tolerance for fp32 since v0.2 (its inputs are fp32): get_tolerance_for_precision's.
+    assert (problem.kind, problem.entry_point, problem.atol, problem.rtol) == ("kernelbench", "ModelNew", 1e-4, 1e-4)
     assert problem.source_path == LINEAR.resolve()
     assert "class Model(nn.Module)" in problem.statement  # the reference is the statement
 
@@ -204,10 +205,95 @@ def test_a_wrong_model_new_is_rejected_on_the_trial_and_line_that_show_it(runner
     assert (first.id, first.status, first.name) == (1, "failed", kernelbench.case_names()[0])
     assert first.line == line_of(solution, "return torch.where")
     assert re.search(r"out\[\d+, \d+\]: expected -?[\d.]+, got -?[\d.]+", first.message)
-    assert "atol 1e-02 + rtol 1e-02" in first.message
+    assert "atol 1e-04 + rtol 1e-04" in first.message
     assert any(value.kind == "argument" and value.name == "x" for value in first.values)
     hidden = report.cases[-1]
     assert hidden.status == "failed" and hidden.expected is None and "hidden" in hidden.message
+
+
+SCALE_BY_TWO = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x * 2
+
+
+def get_inputs():
+    return [torch.randn(64, 64, dtype=torch.DTYPE)]
+
+
+def get_init_inputs():
+    return []
+"""
+HALF_A_PERCENT_OFF = SCALE_BY_TWO.split("\n\n\ndef get_inputs")[0].replace("class Model(", "class ModelNew(").replace(
+    "x * 2", "x * 2.01")
+
+
+@pytest.mark.parametrize(("dtype", "verdict", "tolerance"), [("float32", "wrong_answer", "1e-04"),
+                                                             ("float16", "accepted", "1e-02"),
+                                                             ("bfloat16", "accepted", "1e-02")])
+def test_the_tolerance_is_kernelbenchs_for_the_inputs_precision(runner, tmp_path, dtype, verdict, tolerance):
+    """fp32 1e-4, fp16 and bf16 1e-2 (KernelBench's get_tolerance_for_precision): an output 0.5% off is wrong on
+    fp32 inputs and within the tolerance on half-precision ones. The statement says the rule."""
+    problem_path = tmp_path / f"1_Scale_{dtype}.py"
+    problem_path.write_text(SCALE_BY_TWO.replace("DTYPE", dtype), encoding="utf-8")
+    solution = tmp_path / "solution.py"
+    solution.write_text(HALF_A_PERCENT_OFF, encoding="utf-8")
+    report = grade(runner, problem_path, solution)
+    assert report.verdict == verdict, [case.message for case in report.cases]
+    if verdict == "wrong_answer":
+        assert f"atol {tolerance} + rtol {tolerance}" in report.cases[0].message
+    assert "1e-04 where the inputs are fp32, 1e-02 where they are fp16 or bf16" in load_problem(problem_path).statement
+
+
+def test_v0_1s_tolerance_is_an_option_to_reproduce_its_results(tmp_path):
+    """INFRAKATA_KERNELBENCH_TOLERANCE=v0.1 grades fp32 at 1e-2, as KernelBench v0.1 did; a value it does not know
+    is refused, naming the variable and the values it takes."""
+    problem_path = tmp_path / "1_Scale.py"
+    problem_path.write_text(SCALE_BY_TWO.replace("DTYPE", "float32"), encoding="utf-8")
+    solution = tmp_path / "solution.py"
+    solution.write_text(HALF_A_PERCENT_OFF, encoding="utf-8")
+
+    def run(tolerance: str | None) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k != "INFRAKATA_KERNELBENCH_TOLERANCE"}
+        env.update({"INFRAKATA_KERNELBENCH_TOLERANCE": tolerance} if tolerance is not None else {})
+        return subprocess.run([str(KATA), "run", str(solution), "--problem", str(problem_path), "--json"],
+                              capture_output=True, text=True, timeout=240, env=env, check=False)
+
+    assert json.loads(run(None).stdout)["verdict"] == "wrong_answer"
+    assert json.loads(run("v0.1").stdout)["verdict"] == "accepted"
+    refused = run("0.01")
+    assert refused.returncode == 2
+    assert "INFRAKATA_KERNELBENCH_TOLERANCE='0.01'" in refused.stderr and "precision or v0.1" in refused.stderr
+
+
+RELU_OF_RAND = SCALE_BY_TWO.replace("x * 2", "torch.relu(x)").replace("torch.randn(64, 64, dtype=torch.DTYPE)",
+                                                                     "torch.rand(64, 64)")
+
+
+def test_check_problems_warns_where_a_trivial_output_would_pass(tmp_path):
+    """ReLU on torch.rand's inputs (never negative) is the identity; outputs within the tolerance of zero make
+    torch.zeros right: each problem passes, with a warning that says why it is weak and what to change."""
+    folder = tmp_path / "level1"
+    folder.mkdir()
+    (folder / "1_ReLU.py").write_text(RELU_OF_RAND, encoding="utf-8")
+    (folder / "2_Tiny.py").write_text(SCALE_BY_TWO.replace("x * 2", "x * 1e-6").replace("DTYPE", "float32"),
+                                      encoding="utf-8")
+    (folder / "3_ReLU.py").write_text(RELU_OF_RAND.replace("torch.rand(", "torch.randn("), encoding="utf-8")
+    done = subprocess.run([str(KATA), "check-problems", str(folder)], capture_output=True, text=True, timeout=600,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    warnings = [line for line in done.stdout.splitlines() if "warning:" in line]
+    assert len(warnings) == 2, done.stdout
+    identity, zeros = warnings
+    assert "1_ReLU.py: a ModelNew returning its input x unchanged is within atol = rtol = 1e-04" in identity
+    assert "torch.randn rather than torch.rand" in identity
+    assert "2_Tiny.py: a ModelNew returning zeros" in zeros and "scale them up" in zeros
 
 
 def test_an_error_in_forward_is_placed_on_its_line(runner, tmp_path):

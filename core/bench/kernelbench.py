@@ -40,7 +40,6 @@ from infrakata.core.bench.benchmark import (
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.grading import kernelbench
 from infrakata.core.grading.calls import reference_filename, solution_spec
-from infrakata.core.grading.compare import Tolerance
 from infrakata.core.grading.results import GradingError, error_case
 from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
@@ -135,7 +134,7 @@ class _Repetitions:
         shape = ShapeResult(tuple(first.shape) if first is not None else (), "timed" if self.cuda else "correctness")
         base = {"init_seed": kernelbench.INIT_SEED, "device": "cuda" if self.cuda else "cpu", "timed": self.cuda,
                 "spin_ms": SPIN_MS if self.cuda else 0.0, "compiled": self.cuda,
-                "tolerance": vars(Tolerance(self.problem.atol, self.problem.rtol))}
+                "tolerance": vars(self.module.tolerance())}
         reps: list[tuple[float | None, float]] = []
         eager: list[float] = []
         compiled: list[float] = []

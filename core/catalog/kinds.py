@@ -60,6 +60,9 @@ class KernelBenchSource:
     the makers of its inputs, `get_inputs()` and `get_init_inputs()`."""
 
     path: Path
+    # How its outputs' tolerance is chosen (core/grading/kernelbench.py tolerance_of): "precision" (KernelBench's
+    # since v0.2: by the precision of the trial's inputs) or "v0.1" (1e-2 whatever the precision).
+    tolerance: str = "precision"
     kind: ClassVar[str] = "kernelbench"
 
     @property
@@ -102,6 +105,9 @@ class ProblemKind(Protocol):
 
     def reference_filename(self, problem: Problem) -> str:
         ...
+
+    def reference_as_solution(self, problem: Problem) -> str:
+        """The reference, written as a learner's solution would be (`kata check-problems` grades it so)."""
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         """Solutions the grader must reject with the verdict their header states."""
@@ -149,6 +155,9 @@ class Native:
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.folder / "reference.py")
+
+    def reference_as_solution(self, problem: Problem) -> str:
+        return problem.reference_source
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         """wrong/*.py (mistakes) and wrong/cheats/*.py (shortcuts that skip what the kata teaches)."""
@@ -200,6 +209,9 @@ class Codestar:
     def reference_filename(self, problem: Problem) -> str:
         return f"{problem.source_path}:reference_code"
 
+    def reference_as_solution(self, problem: Problem) -> str:
+        return problem.reference_source
+
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         return []
 
@@ -242,7 +254,8 @@ class KernelBench:
         return [p for p in sorted(folder.glob("*.py")) if self.defines(p)] if folder.is_dir() else []
 
     def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        # Every worker makes a trial's inputs itself, with the file's get_inputs(): no tensor crosses the wire.
+        # The reference's worker makes a trial's inputs itself, with the file's get_inputs() (so does a solution's
+        # on CUDA; on the CPU the grader makes them in memory it shares with the solution's worker).
         return ((problem.module_name("kernelbench"), str(problem.source_path), problem.reference_source),)
 
     def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
@@ -253,6 +266,9 @@ class KernelBench:
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.source_path)
+
+    def reference_as_solution(self, problem: Problem) -> str:
+        return f"{problem.reference_source.rstrip()}\n\n\nModelNew = Model\n"  # the solution's class is ModelNew
 
     def wrong_solutions(self, problem: Problem) -> list[Path]:
         return []

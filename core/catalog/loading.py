@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -410,9 +411,13 @@ def load_codestar(path: Path) -> Problem:
 
 
 # KernelBench's rules (its eval.py): both models are built after seeding with 42, the trials' inputs each
-# after a seed of its own; outputs agree within atol = rtol = 1e-2 (its tolerance for fp32 in v0.1, and
-# for fp16 and bf16 since).
-KERNELBENCH_TOLERANCE = 1e-2
+# after a seed of its own; outputs agree within atol = rtol = its tolerance for the precision graded
+# (get_tolerance_for_precision: fp32 1e-4, fp16 and bf16 1e-2). KernelBench v0 and v0.1 took 1e-2 for fp32 too:
+# INFRAKATA_KERNELBENCH_TOLERANCE=v0.1 grades so, to reproduce results of then.
+KERNELBENCH_TOLERANCES = {"float32": 1e-4, "float16": 1e-2, "bfloat16": 1e-2}
+KERNELBENCH_V0_1_TOLERANCE = 1e-2
+KERNELBENCH_TOLERANCE_VARIABLE = "INFRAKATA_KERNELBENCH_TOLERANCE"
+KERNELBENCH_TOLERANCE_SCHEMES = ("precision", "v0.1")
 # A trial's limits: KernelBench times nothing on the CPU, and a kernel compiled with load_inline at import
 # takes tens of seconds (Triton's first launch on CUDA some), hence the allowance.
 CPP_EXTENSION = "torch.utils.cpp_extension"
@@ -449,27 +454,36 @@ def load_kernelbench(path: Path) -> Problem:
         if not isinstance(maker, ast.FunctionDef) or maker.args.args or maker.args.posonlyargs:
             raise ProblemError(path, f"{name} must be a function of no arguments, as in KernelBench", None,
                                maker.lineno)
+    scheme = os.environ.get(KERNELBENCH_TOLERANCE_VARIABLE) or "precision"
+    if scheme not in KERNELBENCH_TOLERANCE_SCHEMES:
+        raise ProblemError(path, f"{KERNELBENCH_TOLERANCE_VARIABLE}={scheme!r} is not a tolerance scheme: set it to "
+                                 f"{' or '.join(KERNELBENCH_TOLERANCE_SCHEMES)} (v0.1: 1e-2 for fp32 too, as "
+                                 f"KernelBench v0.1 graded), or unset it")
+    tolerance = KERNELBENCH_V0_1_TOLERANCE if scheme == "v0.1" else KERNELBENCH_TOLERANCES["float32"]
     level = path.parent.name if re.fullmatch(r"level\d+", path.parent.name) else ""
     slug = "-".join(part for part in (level, re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")) if part)
     title = path.stem.replace("_", " ").strip()
     docstring = ast.get_docstring(model) or ""
     return Problem(
         slug=slug or "kernelbench", title=f"{title} (KernelBench {level})" if level else f"{title} (KernelBench)",
-        entry_point="ModelNew", source=KernelBenchSource(path), category="Kernels", tags=("kernelbench",),
-        limits=KERNELBENCH_LIMITS, atol=KERNELBENCH_TOLERANCE, rtol=KERNELBENCH_TOLERANCE,
+        entry_point="ModelNew", source=KernelBenchSource(path, scheme), category="Kernels", tags=("kernelbench",),
+        limits=KERNELBENCH_LIMITS, atol=tolerance, rtol=tolerance,
         grading=GradingRules(device="cuda"),
         # No compiler inside the sandbox: a C++/CUDA extension is refused, saying why (tripwires.WHY_REFUSED).
         forbidden_modules=(CPP_EXTENSION,),
         forbidden_calls=(f"{CPP_EXTENSION}.load_inline", f"{CPP_EXTENSION}.load"),
-        statement=_kernelbench_statement(path, text, docstring), reference_source=text,
+        statement=_kernelbench_statement(path, text, docstring, scheme), reference_source=text,
         starter=_kernelbench_starter(text, model),
     )
 
 
-def _kernelbench_statement(path: Path, text: str, docstring: str) -> str:
+def _kernelbench_statement(path: Path, text: str, docstring: str, scheme: str) -> str:
+    within = f"atol = rtol = {KERNELBENCH_V0_1_TOLERANCE:.0e}, as KernelBench v0.1 graded" if scheme == "v0.1" else \
+        (f"atol = rtol = {KERNELBENCH_TOLERANCES['float32']:.0e} where the inputs are fp32, "
+         f"{KERNELBENCH_TOLERANCES['float16']:.0e} where they are fp16 or bf16, as KernelBench grades")
     return (f"# {path.stem}\n\n{docstring}\n\nWrite `class ModelNew(nn.Module)`: the same constructor and "
-            f"`forward` as `Model` below, computing the same outputs (within atol = rtol = "
-            f"{KERNELBENCH_TOLERANCE:g}) with kernels of your own (Triton, or C++/CUDA through "
+            f"`forward` as `Model` below, computing the same outputs (within {within}) with kernels of your own "
+            f"(Triton, or C++/CUDA through "
             f"`torch.utils.cpp_extension.load_inline`), faster. Both models are built after the same seed, so their "
             f"weights are equal; each trial draws its inputs with `get_inputs()` after a seed of its own.\n\n"
             f"```python\n{text.rstrip()}\n```\n")

@@ -291,6 +291,8 @@ def cmd_check_problems(ctx: Context, args: argparse.Namespace) -> int:
             console.print(f"[red]FAIL[/]  {escape(result.name)}{escape(mutants)}")
             for failure in result.failures:
                 console.print(f"      - {escape(failure)}")
+        for warning in result.warnings:
+            console.print(f"      [yellow]warning[/]: {escape(warning)}")
     bad = sum(not r.ok for r in results)
     if any("mutant survives" in f for r in results for f in r.failures):
         console.print(escape("a surviving mutant needs a case that tells it apart from the reference, or (when no "

@@ -3,7 +3,8 @@
 As KernelBench's eval.py defines correctness: both models are built after seeding with 42 (so their
 weights are equal), then called on `num_correct_trials` (5) trials, each drawing its inputs with
 `get_inputs()` after a seed of its own (derived from 42 as KernelBench derives them), and their outputs
-agree within atol = rtol = 1e-2. A sixth trial, hidden, draws its seeds anew at every grading.
+agree within KernelBench's tolerance for the inputs' precision (fp32 1e-4, fp16 and bf16 1e-2; v0.1's 1e-2 on
+request: `_Module.tolerance`). A sixth trial, hidden, draws its seeds anew at every grading.
 
 The problem's code is trusted: the reference's `Model` runs in a worker of its own
 (core/grading/kernelbench_worker.py), its outputs kept per problem version and device. Each worker makes a
@@ -25,6 +26,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from infrakata.core import pysource
+from infrakata.core.catalog.kinds import KernelBenchSource
+from infrakata.core.catalog.loading import KERNELBENCH_TOLERANCES
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Problem
 from infrakata.core.grading.calls import SolutionCalls, device_for, reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
@@ -108,6 +111,24 @@ class _Module:
                 raise GradingError(f"{self.problem.source_path}: get_inputs() failed: {type(error).__name__}: "
                                    f"{error}") from error
 
+    def tolerance(self) -> Tolerance:
+        """KernelBench's tolerance for the precision of the trial's inputs (the lowest of its floating-point ones:
+        fp32 1e-4, fp16 and bf16 1e-2), or v0.1's 1e-2 where the problem was loaded so (the problem's own)."""
+        import torch
+
+        source = self.problem.source
+        if not isinstance(source, KernelBenchSource) or source.tolerance != "precision":
+            return Tolerance(self.problem.atol, self.problem.rtol)
+        try:
+            inputs = self.sized_inputs()
+        except GradingError:  # not sizable on the meta device: made, once per problem version
+            inputs = self.inputs(INIT_SEED)
+        precisions = {str(x.dtype).removeprefix("torch.") for x in inputs
+                      if isinstance(x, torch.Tensor) and x.is_floating_point()}
+        tolerance = max((KERNELBENCH_TOLERANCES.get(p, KERNELBENCH_TOLERANCES["float32"]) for p in precisions),
+                        default=KERNELBENCH_TOLERANCES["float32"])
+        return Tolerance(tolerance, tolerance)
+
     def check_size(self, inputs: list[Any] | None = None) -> None:
         """Refuse, on the CPU, inputs over the budget: sized on the meta device, so nothing is allocated, or
         `inputs` as made."""
@@ -162,6 +183,7 @@ class _Prepared:
     version: tuple[Any, ...]
     trials: list[Trial]
     module: _Module  # makes each trial's inputs, on the CPU, in the grader's arena
+    tolerance: Tolerance  # the problem's, by its inputs' precision (_Module.tolerance)
 
 
 # The reference's outputs per runner, problem and version: a runner's cache, kept beside it.
@@ -223,7 +245,7 @@ def prepare(runner: Runner, problem: Problem, device: str) -> _Prepared:
         trials = [Trial(f"trial {index} (seed {seed})", INIT_SEED, seed) for index, seed in enumerate(trial_seeds(), 1)]
         with _Reference(problem, runner.pool, device, len(trials)) as reference:
             trials = [reference(trial) for trial in trials]
-        cache[problem.source_path] = prepared = _Prepared(version, trials, module)
+        cache[problem.source_path] = prepared = _Prepared(version, trials, module, module.tolerance())
         return prepared
 
 
@@ -234,6 +256,42 @@ def fresh_trial(runner: Runner, problem: Problem, device: str, seed: int | None)
     seed = secrets.randbits(32) if seed is None else seed
     with _Reference(problem, runner.pool, device, 1) as reference:
         return reference(Trial(FRESH_CASE_NAME, init_seed, seed, fresh=True))
+
+
+def weaknesses(runner: Runner, problem: Problem) -> list[str]:
+    """What makes the problem weak: a trivial output (zeros, one constant, an input passed through) within the
+    tolerance of the reference's on every fixed trial, on the problem's own inputs. A ModelNew returning it would
+    be accepted without computing anything (ReLU on `torch.rand`'s inputs, which are never negative, is the
+    identity; KernelBench's users report outputs within 1e-2 of zero on a few level-1 problems)."""
+    import torch
+
+    prepared = prepare(runner, problem, device_for(problem, runner.pool))
+    names = forward_parameters(problem.reference_source)
+    candidates: dict[str, list[bool]] = {}
+    for trial in prepared.trials:
+        expected = trial.expected
+        if not isinstance(expected, torch.Tensor) or not expected.is_floating_point() or not expected.numel():
+            return []  # the output is no single floating-point tensor: nothing trivial to try
+        inputs = prepared.module.inputs(trial.seed)
+        trivial = {"zeros": torch.zeros_like(expected),
+                   "one constant (its outputs' mean)": torch.full_like(expected, float(expected.double().mean()))}
+        for index, value in enumerate(inputs):
+            if isinstance(value, torch.Tensor) and value.shape == expected.shape:
+                name = names[index] if index < len(names) else f"input {index}"
+                trivial[f"its input {name} unchanged"] = value.to(expected.dtype)
+        for what, output in trivial.items():
+            candidates.setdefault(what, []).append(compare(output, expected, prepared.tolerance).ok)
+    tolerance = f"atol = rtol = {prepared.tolerance.atol:.0e}"
+    why = {"zeros": "the reference's outputs are that close to zero: scale them up (larger inputs or weights)",
+           "one constant (its outputs' mean)": "the reference's outputs barely vary: draw inputs that spread them"}
+    weak = [what for what, held in candidates.items() if held and all(held)]
+    if "zeros" in weak:  # zero is a constant: one message says it
+        weak.remove("one constant (its outputs' mean)")
+    return [f"{problem.source_path}: a ModelNew returning {what} is within {tolerance} of the reference on every one "
+            f"of the {len(prepared.trials)} trials, so it would be accepted without computing anything; "
+            + why.get(what, "the problem's inputs (get_inputs) make forward the identity on them: draw inputs "
+                            "where it is not (torch.randn rather than torch.rand for a ReLU, say)")
+            for what in weak]
 
 
 def case_names() -> list[str]:
@@ -252,7 +310,7 @@ def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: Ca
         trials.append(fresh_trial(runner, problem, device, fresh_seed))
     spec = solution_spec(problem, source, filename, calls=len(trials), cuda=device == "cuda", preload=PRELOAD,
                          trusted=trusted)
-    tolerance = Tolerance(problem.atol, problem.rtol)
+    tolerance = prepared.tolerance
     names = forward_parameters(problem.reference_source)
     results: list[CaseResult] = []
     # On the CPU the grader makes each trial's inputs, in memory it reads back after the call: whether the call

@@ -37,6 +37,10 @@ class CaseDriver(Protocol):
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         """The cases a run would have, listed as not run when the static checks fail."""
 
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        """What makes the problem weak, though it is sound (`kata check-problems` warns): each names the file
+        and the fix."""
+
 
 class NativeCases:
     """The runner runs them one by one."""
@@ -54,6 +58,9 @@ class NativeCases:
         fresh = [FRESH_CASE_NAME] if kind_of(problem).has_fresh_cases(problem) else []
         return [case.name for case in runner.prepare(problem)] + fresh
 
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        return []  # its wrong/ solutions and mutants say what its cases must refuse
+
 
 class CodestarCases:
     """test_code runs them, calling the solution through its proxy."""
@@ -68,6 +75,9 @@ class CodestarCases:
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them
+
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        return []
 
 
 class KernelBenchCases:
@@ -84,6 +94,9 @@ class KernelBenchCases:
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return kernelbench.case_names()
+
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        return kernelbench.weaknesses(runner, problem)
 
 
 DRIVERS: dict[str, CaseDriver] = {"native": NativeCases(), "codestar": CodestarCases(),

@@ -26,6 +26,7 @@ from infrakata.core.catalog.loading import ProblemError, expected_verdict
 from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.catalog.statement import bilingual_gaps, sections
 from infrakata.core.grading.compare import Tolerance, compare
+from infrakata.core.grading.kinds import cases_of
 from infrakata.core.grading.results import VERDICTS, GradingError
 from infrakata.core.paths import BUNDLED
 from infrakata.core.progress.learning import course_order
@@ -46,6 +47,7 @@ class ProblemCheck:
     name: str  # the slug, or the path of a problem that did not load
     passed: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what makes it weak, though it passes
     mutants: str = ""  # with --mutants: how many were made, killed, declared equivalent
 
     @property
@@ -101,14 +103,15 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
     model = kind_of(problem).model_solution(problem)
     reference_path = problem.folder / "reference.py"
 
+    reference_source = kind_of(problem).reference_as_solution(problem)
+
     def reference() -> str | None:
         # Without a model solution, the reference shows that the kata's rules can be met: graded as a
         # learner's. With one, it is graded as the trusted code it is (it may use what the kata forbids).
-        verdict = _grade(runner, problem, problem.reference_source, reference_path, trusted=model is not None)
+        verdict = _grade(runner, problem, reference_source, reference_path, trusted=model is not None)
         if verdict == "accepted":
             return None
-        if model is None and _grade(runner, problem, problem.reference_source, reference_path, trusted=True) \
-                == "accepted":
+        if model is None and _grade(runner, problem, reference_source, reference_path, trusted=True) == "accepted":
             return (f"the reference breaks the kata's own rules ({verdict}): add solution.py, a model solution "
                     f"within them, and the reference is graded as trusted code")
         return f"the reference is not accepted: {verdict}"
@@ -143,8 +146,9 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
         # A solution within the rules, on several draws of the fresh case: a generator that can make a case
         # the tolerance cannot hold (or the signature does not take) would flip a right answer's verdict.
         path = model or reference_path
+        source = model.read_text(encoding="utf-8") if model else reference_source
         for seed in FRESH_SEEDS:
-            verdict = _grade(runner, problem, path.read_text(encoding="utf-8"), path, fresh_seed=seed)
+            verdict = _grade(runner, problem, source, path, fresh_seed=seed)
             if verdict != "accepted":
                 return f"fresh(seed={seed}): {path.name} is not accepted: {verdict}"
         return None
@@ -170,6 +174,10 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
         check(f"{label} -> {expected}", functools.partial(_wrong, runner, problem, path, expected, label))
     if mutants:
         listed("mutants killed", functools.partial(_mutant_failures, problem, runner, result))
+    try:
+        result.warnings += cases_of(problem).weaknesses(runner, problem)
+    except (GradingError, ProblemError, OSError):
+        pass  # a problem that cannot be graded has failed above, saying why
     return result
 
 
