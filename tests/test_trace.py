@@ -196,7 +196,8 @@ def f(*args):
                if monitoring.get_tool(tool) == "infrakata")
 """
     limits = Limits(time_s=20.0, memory_mb=512).worker(calls=2, cuda=False)
-    with pool.open(SolutionSpec(source, "/tmp/solution.py", "f", limits), 20.0) as worker:
+    # A harness is a function of a module the worker imports before the solution (SolutionSpec.preload).
+    with pool.open(SolutionSpec(source, "/tmp/solution.py", "f", limits, preload=("functools",)), 20.0) as worker:
         called = worker.call((), {}, timeout=20.0, trace="values")
         harnessed = worker.harness("functools:reduce", [1, 2], timeout=20.0)  # reduce(f, [1, 2]): f(1, 2)
     assert called.value is True  # the proof that the entry point is watched in a call

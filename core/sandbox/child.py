@@ -315,7 +315,7 @@ def harness_functions(modules: tuple[str, ...]) -> Harnesses:
     found: Harnesses = {}
     for name in (*modules, kernel_cache.__name__):
         found.update({f"{name}:{attribute}": value for attribute, value in vars(sys.modules[name]).items()
-                      if isinstance(value, types.FunctionType) and not attribute.startswith("_")})
+                      if callable(value) and not attribute.startswith("_")})
     return found
 
 
