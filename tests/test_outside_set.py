@@ -10,9 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 
-from infrakata.core.catalog.loading import expected_verdict
-
 from conftest import KATA, REPO
+from infrakata.core.catalog.loading import expected_verdict
 
 SET = REPO / "tests" / "fixtures" / "outside-set"
 

@@ -10,9 +10,9 @@ import json
 import subprocess
 from pathlib import Path
 
-from infrakata import Grader
-
 from conftest import KATA, REPO
+
+from infrakata import Grader
 
 PROBLEMS = REPO / "tests" / "fixtures" / "problems"
 

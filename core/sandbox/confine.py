@@ -16,6 +16,7 @@ import shutil
 import signal
 import stat
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
@@ -135,9 +136,13 @@ class Confinement:
     answers_readable: list[str] = field(default_factory=list)
     count: int = 0
     templates: dict[bool, ViewTemplate] = field(default_factory=dict)  # by CUDA, as root
-    # The kinds of worker (by CUDA) that stay in the machine's PID namespace.
-    shared_pid_namespace: frozenset[bool] = field(
-        default_factory=lambda: frozenset({False, True} if os.environ.get(policy.CONFINE_AS_CUDA) == "1" else {True}))
+    # Every worker confined as a CUDA worker is, where there may be no GPU (policy.CONFINE_AS_CUDA): the machine's
+    # PID namespace, the CUDA grants (what it may read, write and execute), its view and its limits.
+    as_cuda: bool = field(default_factory=lambda: os.environ.get(policy.CONFINE_AS_CUDA) == "1")
+
+    def route(self, cuda: bool) -> bool:
+        """Whether a worker (a CUDA one, or not) is confined by the CUDA route."""
+        return cuda or self.as_cuda
 
     @classmethod
     def prepare(cls, runtime: Path) -> Confinement:
@@ -194,8 +199,8 @@ class Confinement:
     def new_spare(self, cuda: bool) -> Spare:
         self.count += 1
         uid = WORKER_UID_BASE + os.getpid() * WORKER_UID_BLOCK + self.count % WORKER_UID_BLOCK if self.root else None
-        pid_namespace = cuda not in self.shared_pid_namespace
-        template = self.templates.get(cuda)
+        pid_namespace = not self.route(cuda)
+        template = self.templates.get(self.route(cuda))
         if template is not None:
             return Spare(self.runtime / "worker", uid, template.root, pid_namespace, template=template)
         private, view_root = self.runtime / f"w{self.count}", self.runtime / f"r{self.count}"
@@ -260,7 +265,7 @@ class Confinement:
                 raise _fail("mount /proc")
         else:
             spare.proc_hidden = self._mount_hidden_proc(libc, proc_mount)
-        size = PRIVATE_BYTES_CUDA if cuda else PRIVATE_BYTES_CPU
+        size = PRIVATE_BYTES_CUDA if self.route(cuda) else PRIVATE_BYTES_CPU
         owner = spare.uid if spare.uid is not None else uid
         options = f"size={size},mode=0700,uid={owner},gid={owner}".encode()
         if libc.mount(b"tmpfs", spare.mount_point(str(spare.private)), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
@@ -289,15 +294,17 @@ class Confinement:
     def restrict(self, spare: Spare, cuda: bool, namespaced: bool, lifeline: int) -> list[Layer]:
         """Everything but the namespaces, in the order each needs: the view (while it may still mount),
         the environment and the folder it runs in, the privileges, the process limit, Landlock, seccomp."""
-        view = self._view(spare, cuda) if namespaced else Layer(
+        route = self.route(cuda)
+        view = self._view(spare, route) if namespaced else Layer(
             "view", False, "needs a mount namespace of its own (see namespaces): without it, a worker sees this "
                            "machine's files, and only Landlock and file modes keep it from reading them")
         environment = policy.worker_environment(dict(os.environ), spare.private)
         os.environ.clear()
         os.environ.update(environment)
+        tempfile.tempdir = None  # found again from TMPDIR (the private folder), not the zygote's /tmp
         os.chdir(spare.private)
         return [view, self._drop_privileges(spare, namespaced, lifeline, view.active),
-                self._limit_processes(spare, cuda, namespaced), self._landlock(spare, cuda, namespaced),
+                self._limit_processes(spare, route, namespaced), self._landlock(spare, route, namespaced, cuda),
                 self._seccomp()]
 
     def _view(self, spare: Spare, cuda: bool) -> Layer:
@@ -368,10 +375,10 @@ class Confinement:
         return Layer("process tree", True, f"at most {nproc} tasks and {policy.WORKER_DESCRIPTORS} descriptors; "
                                            f"memory polled over the tree; {ending}")
 
-    def _landlock(self, spare: Spare, cuda: bool, namespaced: bool) -> Layer:
+    def _landlock(self, spare: Spare, route: bool, namespaced: bool, cuda: bool) -> Layer:
         if self.landlock_abi <= 0:
             return Layer("landlock", False, "the kernel has no Landlock (Linux 5.13+, with landlock in its LSM list)")
-        granted = [*self.grants[cuda], policy.Grant(str(spare.private), policy.WRITE)]
+        granted = [*self.grants[route], policy.Grant(str(spare.private), policy.WRITE)]
         machines_proc = not namespaced or not spare.pid_namespace and not spare.proc_hidden
         if machines_proc:  # of the machine's /proc, only this worker's own entry and what torch reads
             granted = [g for g in granted if g.path != "/proc"] + policy.proc_grants(os.getpid())

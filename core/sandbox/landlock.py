@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable
 
 from infrakata.core.sandbox.libc import c_library
-from infrakata.core.sandbox.policy import DEVICE, EXECUTE, LIST, READ, WRITE, Grant
+from infrakata.core.sandbox.policy import DEVICE, EXECUTE, LINK, LIST, READ, WRITE, Grant
 
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446  # the same numbers on every architecture
 CREATE_RULESET_VERSION = 1
@@ -96,6 +96,8 @@ def restrict(grants: Iterable[Grant], abi: int) -> list[str]:
     ruleset = _check(libc.syscall(CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0), "create_ruleset")
     try:
         for grant in grants:
+            if grant.access == LINK:  # the view's, granting nothing: its target has a grant of its own
+                continue
             try:
                 fd = os.open(grant.path, os.O_PATH | os.O_CLOEXEC)
             except OSError:

@@ -9,10 +9,14 @@ worker keeps. docs/SECURITY.md (The layers) describes each.
 from __future__ import annotations
 
 import errno
+import functools
 import glob
 import importlib.util
 import os
+import shutil
 import site
+import struct
+import subprocess
 import sys
 import sysconfig
 from collections.abc import Iterable
@@ -24,8 +28,10 @@ from infrakata.core.paths import BUNDLED, EXAMPLES
 # -- files ------------------------------------------------------------------------------------------
 
 # Access classes, mapped to Landlock's rights in landlock.py. LIST: a folder's names only, for a folder
-# carved around answers (the import system lists a folder before it loads anything from it).
-READ, LIST, WRITE, EXECUTE, DEVICE = "read", "list", "write", "execute", "device"
+# carved around answers (the import system lists a folder before it loads anything from it). LINK: a symbolic
+# link on the way to a granted file (/usr/bin/gcc -> gcc-12 -> x86_64-linux-gnu-gcc-12, /sbin -> usr/sbin),
+# made again in the view and granting nothing itself: the file it leads to has its own grant.
+READ, LIST, WRITE, EXECUTE, DEVICE, LINK = "read", "list", "write", "execute", "device", "link"
 
 SYSTEM_READABLE = (
     "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/share/zoneinfo",
@@ -39,11 +45,18 @@ DEVICES_READ_WRITE = ("/dev/null", "/dev/zero", "/dev/full")
 # Without a PID namespace /proc is the machine's, every process's command line in it: a worker reads
 # its own entry and these (the CPU's and memory's descriptions) only.
 PROC_SYSTEM_READABLE = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys/kernel", "/proc/sys/vm")
-# A CUDA worker: the driver's device files, and what Triton's compiler reads and runs (gcc for its
-# launcher, ptxas from its own package), with the headers they include.
+# A CUDA worker: the driver's device files, and what Triton's compilers read (the headers and libraries gcc
+# includes and links, Python's headers for the launcher) and run.
 CUDA_DEVICES = ("/dev/nvidia*", "/dev/nvidia-caps/*")
-CUDA_READABLE = ("/usr/include", "/usr/local/include", "/usr/local/cuda", "/etc/alternatives", "/proc/driver/nvidia")
-CUDA_EXECUTABLE = ("/usr/bin", "/bin", "/usr/lib/gcc", "/usr/libexec", "/usr/local/cuda/bin")
+CUDA_READABLE = ("/usr/include", "/usr/local/include", "/usr/local/cuda", "/etc/alternatives", "/proc/driver/nvidia",
+                 "/usr/lib/gcc", "/usr/libexec")
+# What a CUDA worker may run, each a file (never a folder of the system's): Triton's own ptxas (its package's
+# backends/*/bin), the C compiler Triton builds its launcher with (CC, else gcc, else clang: Triton's choice) and
+# the programs that compiler runs (COMPILER_PROGRAMS, found by asking it), and ldconfig (Triton's CUDA driver asks
+# it where libcuda is). Each dynamically linked one also needs its ELF interpreter: the kernel opens the loader
+# for execution (Landlock checks EXECUTE on it), so it is granted by the path the program names (PT_INTERP).
+COMPILER_PROGRAMS = ("cc1", "as", "collect2", "ld")
+LIBRARY_CACHE_PROGRAM = "/sbin/ldconfig"
 # torch's CUDA IPC (the benchmark's last output, opened by the reference's worker) keeps its reference
 # counter in a shared-memory file; the reference's worker opens it by the name the handle gives.
 CUDA_WRITABLE = ("/dev/shm",)
@@ -135,22 +148,128 @@ def _without_nested(found: Iterable[Grant]) -> list[Grant]:
     return sorted(kept, key=lambda g: g.path)
 
 
+PT_INTERP = 3
+
+
+def elf_interpreter(program: Path) -> Path | None:
+    """The ELF interpreter (the loader, /lib64/ld-linux-x86-64.so.2) a program names, or None: a static one, a
+    script, or not an ELF file at all."""
+    try:
+        with open(program, "rb") as file:
+            header = file.read(64)
+            if header[:4] != b"\x7fELF" or header[4] not in (1, 2) or header[5] not in (1, 2):
+                return None
+            wide, order = header[4] == 2, "<" if header[5] == 1 else ">"
+            table, entry_size, entries = (struct.unpack_from(order + "Q", header, 32)[0], *struct.unpack_from(
+                order + "HH", header, 54)) if wide else (struct.unpack_from(order + "I", header, 28)[0],
+                                                        *struct.unpack_from(order + "HH", header, 42))
+            for index in range(min(entries, 256)):
+                file.seek(table + index * entry_size)
+                entry = file.read(entry_size)
+                kind = struct.unpack_from(order + "I", entry, 0)[0]
+                if kind != PT_INTERP:
+                    continue
+                offset, size = struct.unpack_from(order + ("Q16xQ" if wide else "I8xI"), entry,
+                                                  8 if wide else 4)
+                file.seek(offset)
+                return Path(file.read(min(size, 4096)).rstrip(b"\0").decode())
+    except (OSError, struct.error, UnicodeDecodeError):
+        return None
+    return None
+
+
+def c_compiler() -> Path | None:
+    """The C compiler Triton builds its CUDA launcher with (triton/runtime/build.py): CC, else gcc, else clang."""
+    chosen = os.environ.get("CC") or shutil.which("gcc") or shutil.which("clang")
+    found = shutil.which(chosen) if chosen else None
+    return Path(found) if found else None
+
+
+@functools.lru_cache(maxsize=4)
+def _compiler_programs(compiler: Path) -> tuple[Path, ...]:
+    """The programs `compiler` runs to compile and link (COMPILER_PROGRAMS), as it finds them."""
+    found = []
+    for name in COMPILER_PROGRAMS:
+        try:
+            answer = subprocess.run([str(compiler), f"-print-prog-name={name}"], capture_output=True, text=True,
+                                    timeout=10, check=False).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        located = answer if os.path.isabs(answer) else shutil.which(answer or name)
+        if located and os.path.isfile(located):
+            found.append(Path(located))
+    return tuple(found)
+
+
+def links_on_the_way(path: Path) -> list[Path]:
+    """The symbolic links resolving `path` goes through (its folders' and its own, each link's target's in turn),
+    in the order met: what a view must hold for `path` to lead where it does."""
+    met: list[Path] = []
+    pending, seen = [Path(os.path.abspath(path))], 0
+    while pending and seen < 40:  # as the kernel's own bound on links in one lookup
+        current, walked = pending.pop(), Path("/")
+        for part in current.parts[1:]:
+            walked = walked / part
+            if os.path.islink(walked):
+                seen += 1
+                met.append(walked)
+                rest = current.relative_to(walked)
+                pending.append(Path(os.path.normpath(walked.parent / os.readlink(walked) / rest)))
+                break
+    return met
+
+
+def cuda_executables() -> list[Path]:
+    """Every file a CUDA worker may run (see COMPILER_PROGRAMS): each program by the file it resolves to, and the
+    ELF interpreter each names, resolved (the links on the way are LINK grants: cuda_grants)."""
+    triton = _package_folder("triton")
+    programs = [p for p in sorted(triton.glob("backends/*/bin/*")) if p.is_file()] if triton is not None else []
+    if os.environ.get("TRITON_PTXAS_PATH"):
+        programs.append(Path(os.environ["TRITON_PTXAS_PATH"]))
+    compiler = c_compiler()
+    if compiler is not None:
+        programs += [compiler, *_compiler_programs(compiler)]
+    programs.append(Path(LIBRARY_CACHE_PROGRAM))
+    files: list[Path] = []
+    for program in programs:
+        if not program.is_file():
+            continue
+        interpreter = elf_interpreter(program)
+        files += [program, *([interpreter] if interpreter else [])]
+    return list(dict.fromkeys(file for file in files if file.exists()))
+
+
+def _executable_grants(denied: list[Path]) -> list[Grant]:
+    """EXECUTE on each file a CUDA worker may run, and LINK on each link leading to one (the view needs them)."""
+    found: list[Grant] = []
+    for program in cuda_executables():
+        real = program.resolve()
+        if not any(real == a or a in real.parents for a in denied):
+            found += [*(Grant(str(link), LINK) for link in links_on_the_way(program)), Grant(str(real), EXECUTE)]
+    return list(dict.fromkeys(found))
+
+
+def _python_headers() -> list[str]:
+    """Python's C headers, where Triton's build looks for them (its launcher is a Python extension)."""
+    scheme = sysconfig.get_default_scheme()
+    paths = [sysconfig.get_paths(scheme="posix_prefix" if scheme == "posix_local" else scheme)[key]
+             for key in ("include", "platinclude")]
+    return [p for p in dict.fromkeys(paths) if os.path.isdir(p)]
+
+
 def grants(private: Path, cuda: bool, denied: list[Path] | None = None) -> list[Grant]:
     """Everything a worker may open, and how. `private` is its own folder (its HOME, TMPDIR, caches).
     Every folder granted is carved around the answers (`denied`, by default `answers()`), wherever the
     install put them: in a virtual environment, or in a system folder (/usr/local/lib, /usr/lib)."""
     denied = answers() if denied is None else denied
-    readable = [*python_folders(), *(Path(p) for p in (*SYSTEM_READABLE, *(CUDA_READABLE if cuda else ()))
-                                     if os.path.exists(p))]
+    cuda_readable = (*CUDA_READABLE, *_python_headers()) if cuda else ()
+    readable = [*python_folders(), *(Path(p) for p in (*SYSTEM_READABLE, *cuda_readable) if os.path.exists(p))]
     found = _without_nested(g for folder in readable for g in carve(folder, denied))
     found += [Grant(p, DEVICE) for p in DEVICES_READ_WRITE if os.path.exists(p)]
     if cuda:
-        found += [g for p in CUDA_EXECUTABLE if os.path.exists(p) for g in carve(Path(p), denied, EXECUTE)]
+        found += _executable_grants(denied)
         found += [Grant(p, DEVICE) for pattern in CUDA_DEVICES for p in sorted(glob.glob(pattern))]
         found += [Grant(p, WRITE) for p in CUDA_WRITABLE if os.path.isdir(p)]
-        triton = _package_folder("triton")
-        if triton is not None:  # ptxas and friends ship inside the package
-            found += [Grant(str(p), EXECUTE) for p in sorted(triton.glob("backends/*/bin"))]
     found.append(Grant(str(private), WRITE))
     return found
 
@@ -164,7 +283,7 @@ def proc_grants(pid: int) -> list[Grant]:
 def readable_by_workers(path: Path, granted: Iterable[Grant]) -> bool:
     """Whether a worker could read `path` under these grants (kata doctor checks the answers are not)."""
     path = path.resolve()
-    return any(path == Path(g.path) or Path(g.path) in path.parents for g in granted if g.access != LIST)
+    return any(path == Path(g.path) or Path(g.path) in path.parents for g in granted if g.access not in (LIST, LINK))
 
 
 # -- system calls -----------------------------------------------------------------------------------

@@ -358,7 +358,7 @@ class Zygote:
         self.namespaced = "namespaces" in active
         self.kinds = [False, True] if cuda else [False]  # CPU workers; CUDA workers where there is CUDA
         # Some workers have no PID namespace to take all they started with them: what they leave is swept.
-        self.sweeps_orphans = not self.namespaced or bool(confinement.shared_pid_namespace & set(self.kinds))
+        self.sweeps_orphans = not self.namespaced or any(map(confinement.route, self.kinds))
         self.children: set[int] = set()  # handed-out workers, whose exits the grader is told of
         self.spares: dict[bool, list[_Spare]] = {kind: [] for kind in self.kinds}  # oldest (readiest) first
         self.confined: dict[int, Spare] = {}  # every confined worker's folder and uid, until it is reaped
