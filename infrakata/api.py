@@ -98,6 +98,11 @@ class Result:
         return self.report.total
 
     @property
+    def device(self) -> str:
+        """Which device graded it: "cuda:0 (NVIDIA H200)", "cpu (Triton interpreter)" or "cpu"."""
+        return self.report.device
+
+    @property
     def cases(self) -> list[CaseResult]:
         return self.report.cases
 

@@ -15,7 +15,7 @@ ADAM = REPO / "problems" / "adam-optimizer-memory-bytes"
 RIGHT = (ADAM / "reference.py").read_text()
 WRONG = (ADAM / "wrong" / "gibibytes.py").read_text()
 RUN_KEYS = {"problem", "file", "verdict", "passed", "total", "time_ms", "findings", "cases", "title", "entry_line",
-            "output", "cancelled"}
+            "output", "cancelled", "device"}
 
 
 def kata(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -21,6 +21,7 @@ class ResultRow(TypedDict, total=False):
     entry_line: int | None
     output: str
     cancelled: bool
+    device: str
     passed: int
     total: int
     reason: str

@@ -66,6 +66,18 @@ def device_for(problem: Problem, pool: WorkerPool) -> str:
     return "cpu"
 
 
+def device_name(problem: Problem, pool: WorkerPool) -> str:
+    """The device this problem is graded on here, as reports name it: `cuda:0 (NVIDIA H200)`, `cpu (Triton
+    interpreter)` for a kernel problem where there is no CUDA, or `cpu`. A problem of the CPU never asks the pool
+    (which would start the zygote with torch for a run that needs none)."""
+    if problem.grading.device != "cuda":
+        return "cpu"
+    if device_for(problem, pool) == "cuda":
+        gpu = pool.gpus[0] if pool.gpus else None
+        return f"cuda:{gpu.index} ({gpu.name})" if gpu is not None else "cuda"
+    return "cpu (Triton interpreter)" if pool.wait_ready().get("interpret") else "cpu"
+
+
 class ReferenceWorker:
     """The reference of a problem graded on a device, run in a worker of its own (trusted code only):
     its outputs are made where the solution's are, and come back as plain tensors."""

@@ -44,10 +44,12 @@ def summary_line(report: RunReport) -> str:
 
 
 def timing(report: RunReport, wall_ms: float | None = None) -> str:
-    """The time the user waited (wall) and, beside it, the grading's own share."""
+    """The time the user waited (wall) and, beside it, the grading's own share; and, for a kernel problem (graded
+    on a device, or on the CPU through the Triton interpreter), where it ran."""
+    where = f", on {report.device}" if report.device not in ("", "cpu") else ""
     if wall_ms is None or wall_ms < report.time_ms:
-        return f"({report.time_ms:.0f} ms)"
-    return f"({wall_ms:.0f} ms wall, {report.time_ms:.0f} ms grading)"
+        return f"({report.time_ms:.0f} ms{where})"
+    return f"({wall_ms:.0f} ms wall, {report.time_ms:.0f} ms grading{where})"
 
 
 def renderable(report: RunReport, wall_ms: float | None = None) -> Group:

@@ -87,6 +87,9 @@ class RunReport:
     entry_line: int | None = None
     output: str = ""
     cancelled: bool = False
+    # Which device graded it: "cuda:0 (NVIDIA H200)", "cpu (Triton interpreter)" (a kernel problem without CUDA),
+    # or "cpu" (calls.device_name).
+    device: str = ""
 
     @property
     def passed(self) -> int:

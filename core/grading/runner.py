@@ -22,7 +22,7 @@ from typing import Any
 from infrakata.core.catalog.kinds import NativeSource, kind_of
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.grading import static
-from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
+from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, device_name, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
 from infrakata.core.grading.kinds import cases_of
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
@@ -258,7 +258,7 @@ class Runner:
         filename = str(Path(path).resolve()) if str(path) else "<solution>"
         entry = static.find_entry_point(source, problem.entry_point)
         report = RunReport(problem=problem.slug, file=str(path), verdict="accepted", title=problem.title,
-                           entry_line=entry[0] if entry else None)
+                           entry_line=entry[0] if entry else None, device=device_name(problem, self.pool))
         report.findings = static.syntax_findings(source) if trusted else \
             static.check(source, problem.forbidden_modules, problem.forbidden_calls)
         if report.findings:

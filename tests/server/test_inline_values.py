@@ -30,6 +30,7 @@ async def test_a_wrong_answer_shows_on_the_return_that_gave_it(shared: KataClien
     assert "expected 0.1, got 1.1" in diagnostics[0].message
     report = (await shared.result_for(uri, 1))["report"]
     assert [c["line"] for c in report["cases"]] == [None, 6, 6]
+    assert report["device"] == "cpu"  # the editor's result names where it was graded
 
 
 async def test_the_first_failing_case_shows_its_values_beside_the_code(shared: KataClient, uri: str):

@@ -63,6 +63,8 @@ export interface RunReport {
   /** 1-based line of the entry point's `def`. */
   entry_line?: number | null;
   output?: string;
+  /** Which device graded it: "cuda:0 (NVIDIA H200)", "cpu (Triton interpreter)" or "cpu". */
+  device?: string;
 }
 
 /** Params of the `kata/result` notification. */
