@@ -197,9 +197,21 @@ def test_a_repetition_the_graders_clock_contradicts_is_rejected(device_ms, host_
 
 
 def test_a_figure_above_the_copy_roofline_is_impossible():
-    bench.below_roofline(ShapeResult((7,), "timed", ms=1.0, throughput=4300.0), roofline=4000.0)
-    with pytest.raises(Rejected, match="above the device's copy bandwidth"):
-        bench.below_roofline(ShapeResult((7,), "timed", ms=1.0, throughput=4500.0), roofline=4000.0)
+    bench.possible_figure(ShapeResult((7,), "timed", ms=1.0, throughput=4300.0), roofline=4000.0, launch_floor_ms=None)
+    with pytest.raises(Rejected, match="impossible figure: 4500.0 GB/s is above the device's copy bandwidth"):
+        bench.possible_figure(ShapeResult((7,), "timed", ms=1.0, throughput=4500.0), roofline=4000.0,
+                              launch_floor_ms=None)
+
+
+def test_a_time_under_the_launch_floor_is_impossible():
+    """A TFLOP/s problem has no copy roofline: a kernel timed at less than half an empty launch (a clock stubbed
+    to a few nanoseconds, say) is refused all the same, and nothing of its figure is printed."""
+    floor_ms = 0.004  # one launch writing one byte, as this run measured it
+    bench.possible_figure(ShapeResult((7,), "timed", ms=0.003, throughput=900.0), roofline=None,
+                          launch_floor_ms=floor_ms)
+    with pytest.raises(Rejected, match=r"impossible figure: 0\.50 us on the device, under the 4\.00 us"):
+        bench.possible_figure(ShapeResult((7,), "timed", ms=0.0005, throughput=9e6), roofline=None,
+                              launch_floor_ms=floor_ms)
 
 
 def _timed_report(geomean: float) -> BenchReport:

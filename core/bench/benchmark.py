@@ -42,8 +42,10 @@ WARMUP, REPS = 3, 5  # the seed verifier's
 CPU_WARMUP, CPU_REPS = 1, 2  # shapes checked without timing: enough to catch a replayed result
 WARMUP_SEED, GATE_SEED, TIMED_SEED = 0, 10, 10_000  # correctness shape i uses 10 + i, as cases.py does
 COPY_BYTES = 1 << 30
-# A tuned kernel can edge past torch's own copy; beyond this margin the timing was not real.
-ROOFLINE_SLACK = 1.10
+# A tuned kernel can edge past torch's own copy; beyond this margin the timing was not real. Nor is a device time
+# under this share of the launch floor (one launch writing one byte, timed the same way in the same run): GPU MODE's
+# reference kernels added such a floor after a geomean collapsed to zero.
+ROOFLINE_SLACK, FLOOR_SHARE = 1.10, 0.5
 # The grader's time around a repetition's request covers its device time and the preparation the trusted
 # reference needs for the same inputs; beyond this, work ran off the timed stream, or ahead of the timer.
 # (Set generously until measured on a GPU: launch and IPC costs vary by driver.)
@@ -166,7 +168,7 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
             for index, shape in enumerate(problem.benchmark.correctness_shapes):
                 gate(shape, "correctness", [GATE_SEED + index])
             if cuda:
-                copy_bandwidth, report.device = session.copy_bandwidth(reference)
+                copy_bandwidth, session.launch_floor_ms, report.device = session.copy_bandwidth(reference)
                 session.reference_times = ReferenceTimes(workspace, problem, report.device)
                 # A copy bounds bandwidth, not FLOP/s.
                 report.roofline = copy_bandwidth if problem.benchmark.unit == "GB/s" else None
@@ -238,6 +240,7 @@ class _BenchWorkers:
         # Known from an earlier run (once the device is): then the reference's repetitions here only make the
         # outputs every repetition is checked against.
         self.reference_times: ReferenceTimes | None = None
+        self.launch_floor_ms: float | None = None  # the device's, measured with its copy bandwidth
         self.shared_files = SharedFiles()
         bench = benchmark
         self.tolerance = tolerance_of(problem)
@@ -337,7 +340,7 @@ class _BenchWorkers:
                 if self.reference_times is not None:
                     self.reference_times.record(shape, known_ms)
             result.reference_ms = known_ms
-            below_roofline(result, roofline)
+            possible_figure(result, roofline, self.launch_floor_ms)
         return result
 
     def _warm_up(self, worker: Worker, payload: dict[str, Any], where: str, trusted: bool) -> None:
@@ -352,8 +355,9 @@ class _BenchWorkers:
             raise Rejected(f"{where}: {failed.message}", failed.line)  # as a repetition's failure reads
         read_timing(outcome.value, f"{where}, warming up", repetitions=0)
 
-    def copy_bandwidth(self, reference: Worker) -> tuple[float, str]:
-        """The device's copy bandwidth (GB/s) and its name, from the reference's trusted process."""
+    def copy_bandwidth(self, reference: Worker) -> tuple[float, float, str]:
+        """The device's copy bandwidth (GB/s), its launch floor (ms) and its name, from the reference's trusted
+        process."""
         outcome, _ = self._harness(reference, COPY_BANDWIDTH, {"bytes": COPY_BYTES, "warmup": WARMUP, "reps": REPS},
                                    timeout=COPY_TIMEOUT_S)
         if outcome.status != "ok":
@@ -361,7 +365,8 @@ class _BenchWorkers:
                                f"{error_case(1, 'copy', outcome, None).message}")
         value = outcome.value
         best = min(rep["device_ms"] for rep in value["reps"])
-        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], f"{value['device']} (CUDA)"
+        floor = min(rep["device_ms"] for rep in value["floor_reps"])
+        return value["bytes"] / (best / 1e3) / UNITS["GB/s"], floor, f"{value['device']} (CUDA)"
 
 
 def ask(worker: Worker, target: str, payload: dict[str, Any], timeout: float,
@@ -447,10 +452,18 @@ def trusted_ms(reps: list[tuple[float | None, float]], where: str) -> float:
     return min(d for d, _ in timed)
 
 
-def below_roofline(shape: ShapeResult, roofline: float | None) -> None:
+def possible_figure(shape: ShapeResult, roofline: float | None, launch_floor_ms: float | None) -> None:
+    """Refuse a figure past physics, measured against the same run's device: a rate above its copy roofline
+    (with ROOFLINE_SLACK), or a time under its launch floor (FLOOR_SHARE of it). Either means the timing was
+    not of the work: nothing is printed of it."""
     if shape.throughput is not None and roofline and shape.throughput > roofline * ROOFLINE_SLACK:
-        raise Rejected(f"timed shape {shape.shape}: {shape.throughput:.1f} GB/s is above the device's copy bandwidth "
-                        f"({roofline:.1f} GB/s): impossible for this memory-bound kernel, so the timing was not real")
+        raise Rejected(f"timed shape {shape.shape}: impossible figure: {shape.throughput:.1f} GB/s is above the "
+                        f"device's copy bandwidth ({roofline:.1f} GB/s, measured in this run): no memory-bound kernel "
+                        f"moves its bytes faster than a copy, so the timing was not of the work")
+    if shape.ms is not None and launch_floor_ms and shape.ms < launch_floor_ms * FLOOR_SHARE:
+        raise Rejected(f"timed shape {shape.shape}: impossible figure: {shape.ms * 1e3:.2f} us on the device, under "
+                        f"the {launch_floor_ms * 1e3:.2f} us one launch writing one byte takes on it (measured in this "
+                        f"run): the timing was not of the work")
 
 
 # -- torch's shared-memory files --------------------------------------------------------------

@@ -327,10 +327,11 @@ def counter_files(value: Any) -> set[str]:
 
 
 def copy_bandwidth(_entry: Callable[..., Any], payload: dict[str, Any]) -> dict[str, Any]:
-    """The device's own copy bandwidth: a large device-to-device copy, timed like a repetition.
+    """The device's own copy bandwidth: a large device-to-device copy, timed like a repetition; and the launch
+    floor: the least a launch takes on the device, one kernel that writes one byte, timed the same way.
 
     Run in the reference's process (trusted code only). -> {"bytes": read + written per copy,
-    "reps": [{"device_ms", "wall_ms"}], "device": the device's name}
+    "reps": [{"device_ms", "wall_ms"}], "floor_reps": the same of the one-byte launch, "device": its name}
     """
     free, _ = torch.cuda.mem_get_info()
     size = min(payload["bytes"], free // 4)
@@ -340,4 +341,7 @@ def copy_bandwidth(_entry: Callable[..., Any], payload: dict[str, Any]) -> dict[
         target.copy_(source)
     reps = [_call(target.copy_, (source,), timed=True, spin_ms=payload.get("spin_ms", 0.0))[1]
             for _ in range(payload["reps"])]
-    return {"bytes": 2 * size, "reps": reps, "device": torch.cuda.get_device_name()}
+    byte = target[:1]
+    floor_reps = [_call(byte.zero_, (), timed=True, spin_ms=payload.get("spin_ms", 0.0))[1]
+                  for _ in range(payload["warmup"] + payload["reps"])][payload["warmup"]:]
+    return {"bytes": 2 * size, "reps": reps, "floor_reps": floor_reps, "device": torch.cuda.get_device_name()}
