@@ -4,9 +4,13 @@
 # each result checked for plausibility (correct, figures present, at most the copy roofline for the
 # GB/s problems, faster than the eager reference, at or above the problem's performance gate).
 #
-# Installs nothing: it uses the machine's python3 (PyTorch with CUDA, Triton, pytest,
-# pytest-timeout, rich) and puts this checkout on PYTHONPATH as the `infrakata` package.
-# Writes pytest.log, bench-<slug>.json / .txt / .err and summary.txt to $OUT (else ./gpu-check-out).
+# Installs the product as a user does (not editable) into a virtual environment of its own over the machine's
+# python3 (whose PyTorch with CUDA, Triton, pytest and pytest-timeout it sees: --system-site-packages), with
+# pip's wheels from PyPI, or from WHEELS=FOLDER offline; then runs every `kata` command, and pytest, from $OUT,
+# outside the tree (there the checkout's own infrakata/ folder would shadow the installed package). It grades
+# kernels/adamw8bit.py right and a wrong copy on CUDA, from a cold Triton cache, before any figure. Writes
+# install.log, doctor.json, run-right.json, run-wrong.json, pytest.log, bench-<slug>.json / .txt / .err and
+# summary.txt to $OUT (else /tmp/gpu-check-out).
 #
 #   bash benchmarks/gpu_check.sh                                  # every kernel problem
 #   KATA_PROBLEMS="fused-row-softmax fused-rmsnorm" bash benchmarks/gpu_check.sh
@@ -16,7 +20,7 @@
 set -uo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$REPO/gpu-check-out}"
+OUT="${OUT:-/tmp/gpu-check-out}"
 PYTHON="${PYTHON:-python3}"
 declare -A KERNEL=(
   [quantized-adamw-8bit]=adamw8bit.py
@@ -40,17 +44,22 @@ PROBLEMS="${KATA_PROBLEMS:-fused-row-softmax fused-rmsnorm fused-swiglu blockwis
 mkdir -p "$OUT"
 cd "$REPO" || exit 2
 
-# `infrakata` without installing it: a namespace package whose parts are links into this checkout.
-SITE="$(mktemp -d)"
-trap 'rm -rf "$SITE"' EXIT
-mkdir "$SITE/infrakata"
-for part in core kernels problems server; do ln -s "$REPO/$part" "$SITE/infrakata/$part"; done
-export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+# The product installed as a user installs it (a wheel built from the tree), in a venv of its own.
+VENV="$OUT/venv"
+"$PYTHON" -m venv --system-site-packages "$VENV" || exit 2
+PYTHON="$VENV/bin/python"
+export PYTHONUNBUFFERED=1
+"$PYTHON" -m pip install -q --no-cache-dir ${WHEELS:+--no-index --find-links "$WHEELS"} "$REPO" >"$OUT/install.log" 2>&1 \
+  || { echo "install failed: see $OUT/install.log"; exit 2; }
+cd "$OUT" || exit 2  # every command from here runs outside the tree
+KATA="$VENV/bin/kata"
 
 say() { echo "== $(date +%T) $*" | tee -a "$OUT/summary.txt"; }
 
 "$PYTHON" - <<'EOF' 2>&1 | tee "$OUT/summary.txt"
 import sys, torch, triton
+import infrakata.core
+print(f"installed: {infrakata.core.__file__}")
 print(f"python {sys.version.split()[0]}, torch {torch.__version__}, triton {triton.__version__}")
 if not torch.cuda.is_available():
     sys.exit("no CUDA device visible to torch")
@@ -59,16 +68,38 @@ EOF
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 2
 
 status=0
+say "kata doctor (the isolation layers and the CUDA probe)"
+"$KATA" doctor --json >"$OUT/doctor.json" 2>>"$OUT/stderr.log" || status=1
+say "kata run on CUDA: kernels/adamw8bit.py, then a wrong copy (a cold Triton cache: the first compile)"
+export TRITON_CACHE_DIR="$OUT/triton-cache"
+cp "$REPO/kernels/adamw8bit.py" "$OUT/right.py"
+cp "$REPO/kernels/adamw8bit.py" "$OUT/wrong.py"
+printf '\n_orig = quantized_adamw_step\n\ndef quantized_adamw_step(*a, **k):\n    p, m, v, ma, va = _orig(*a, **k)\n    return p, m * 1.001, v, ma, va\n' >>"$OUT/wrong.py"
+for which in right wrong; do
+  "$KATA" run "$OUT/$which.py" --problem quantized-adamw-8bit --json >"$OUT/run-$which.json" 2>>"$OUT/stderr.log"
+  "$PYTHON" - "$OUT/run-$which.json" "$which" <<'EOF' 2>&1 | tee -a "$OUT/summary.txt"
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"  {sys.argv[2]}: {r['verdict']} {r['passed']}/{r['total']} on {r['device']}")
+expected = "accepted" if sys.argv[2] == "right" else "wrong_answer"
+if r["verdict"] != expected or not r["device"].startswith("cuda"):
+    sys.exit(f"  FAILED: expected {expected} on CUDA")
+EOF
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+done
+unset TRITON_CACHE_DIR
+
 say "GPU tests (the full timed run is kata bench's, below)"
-"$PYTHON" -m pytest -q -p no:cacheprovider tests/test_kernels.py 2>&1 | tee "$OUT/pytest.log" || status=1
-"$PYTHON" -m pytest -q -p no:cacheprovider tests/test_bench.py -k "cuda and not figures_are_plausible" 2>&1 \
+"$PYTHON" -m pytest -q -p no:cacheprovider "$REPO/tests/test_kernels.py" "$REPO/tests/security/test_cuda_toolchain.py" \
+  "$REPO/tests/test_gpu_setup.py" 2>&1 | tee "$OUT/pytest.log" || status=1
+"$PYTHON" -m pytest -q -p no:cacheprovider "$REPO/tests/test_bench.py" -k "cuda and not figures_are_plausible" 2>&1 \
   | tee -a "$OUT/pytest.log" || status=1
 
 for slug in $PROBLEMS; do
-  file="kernels/${KERNEL[$slug]:?unknown problem $slug}"
+  file="$REPO/kernels/${KERNEL[$slug]:?unknown problem $slug}"
   say "kata bench $file --problem $slug"
   start=$SECONDS
-  "$PYTHON" -m infrakata.core.cli bench "$file" --problem "$slug" --json >"$OUT/bench-$slug.json" 2>"$OUT/bench-$slug.err" \
+  "$KATA" bench "$file" --problem "$slug" --json >"$OUT/bench-$slug.json" 2>"$OUT/bench-$slug.err" \
     || status=1
   "$PYTHON" - "$OUT/bench-$slug.json" "$((SECONDS - start))" <<'EOF' 2>&1 | tee "$OUT/bench-$slug.txt" | tee -a "$OUT/summary.txt"
 import json, sys
