@@ -42,6 +42,8 @@ class Setting:
     check: Callable[[Any], bool]
     expect: str  # what a valid value is, for messages
     choices: tuple[str, ...] = ()
+    # What an invalid value gives instead of the default: a security setting with a typo fails closed.
+    fallback: Any = None
     # The VS Code extension offers it. The file map is a workspace's (kata.toml, shared with the terminal);
     # an LSP client may still send it.
     in_vscode: bool = True
@@ -60,7 +62,8 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("file_map", "files", "fileMap",
             lambda v: isinstance(v, dict) and all(isinstance(s, str) for s in v.values()), 'a table of "glob" = "slug"',
             in_vscode=False),
-    Setting("isolation", "isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"', ISOLATION),
+    Setting("isolation", "isolation", "isolation", lambda v: v in ISOLATION, '"best" or "strict"', ISOLATION,
+            fallback="strict"),
     Setting("inline_values", "inline_values", "inlineValues", lambda v: isinstance(v, bool), "true or false"),
 )
 
@@ -113,6 +116,11 @@ def _apply(settings: Settings, values: Mapping[str, Any], source: str, editor: b
             continue
         key = setting.name
         if not setting.check(value):
+            if setting.fallback is not None:  # fails closed: the safe value, not the default
+                warnings.append(f"{source}: '{name}' must be {setting.expect}, got {value!r}; using "
+                                f"{setting.fallback!r} until it is fixed (a security setting never relaxes on a typo)")
+                changes[key] = setting.fallback
+                continue
             warnings.append(f"{source}: '{name}' must be {setting.expect}, got {value!r}; using the default "
                             f"{getattr(Settings(), key)!r}")
             continue

@@ -117,6 +117,8 @@ class KataServer(LanguageServer):
         if errors:
             more = f" (and {len(errors) - 1} more in the log)" if len(errors) > 1 else ""
             self.show(f"kata: a problem could not be loaded: {errors[0]}{more}", types.MessageType.Warning)
+        for note in self.catalog.renaming_notes():
+            self.show(f"kata: {note}", types.MessageType.Info)
 
     def _watch(self) -> None:
         """Watch the workspace when `watchFiles` is on (and only then)."""

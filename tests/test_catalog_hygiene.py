@@ -163,3 +163,18 @@ def test_every_seed_of_a_fresh_case_makes_one(problem):
     for seed in random.Random(problem.slug).sample(range(2 ** 62), 100):
         made = generate(seed)
         assert "args" in made, (problem.slug, seed)
+
+
+def test_a_statement_that_fixes_the_return_type_needs_exact_types(kata, tmp_path: Path):
+    """gradient-accumulation returns "a Python float": without exact_types, a loop that sums `loss` returned a
+    0-dim tensor holding every batch's autograd graph, and was accepted. check-problems names the line."""
+    folder = tmp_path / "gradient-accumulation"
+    shutil.copytree(REPO / "problems" / "gradient-accumulation", folder)
+    toml = folder / "problem.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("exact_types = true", ""), encoding="utf-8")
+    code, output = kata("check-problems", str(folder))
+    assert code == 1, output
+    line = next(n for n, text in enumerate((folder / "README.md").read_text(encoding="utf-8").splitlines(), 1)
+                if "Python `float`" in text)
+    assert f"README.md:{line}: the statement fixes the return type" in output
+    assert "set `exact_types = true` under [grading]" in output

@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, get_args
 
@@ -42,32 +42,64 @@ class ProblemError(KataError):
         return f"{where}:{what} {self.message}"
 
 
+MISSING_PROBLEM_PATH = "problem path does not exist"
+
+
 class Catalog:
     """Every problem found, by slug (the bundled catalogue and any extra paths), and the errors of the
     ones that could not be loaded, each naming its file and line."""
 
-    def __init__(self, problems: dict[str, Problem], errors: list[ProblemError]):
+    def __init__(self, problems: dict[str, Problem], errors: list[ProblemError],
+                 renamed: list[tuple[Path, str, str]] | None = None):
         self.problems = problems
         self.errors = errors
+        # (file, its slug, the slug it is loaded under): a problem of a format loaded unchanged (codestar JSON,
+        # KernelBench) whose slug an earlier problem has, loaded as itself under its kind's prefix.
+        self.renamed = renamed or []
+
+    @staticmethod
+    def _admitted(problem: Problem, problems: dict[str, Problem]) -> Problem | None:
+        """`problem` as the catalogue takes it beside `problems`: as it is, or (its slug taken, and its format
+        one a user does not edit) under `<kind>-<slug>`, so that it is graded and its progress recorded as
+        itself; None where that cannot be (a native folder: its slug is its folder's name, to rename)."""
+        taken = problems.get(problem.slug)
+        if taken is None or taken.source_path == problem.source_path:
+            return problem
+        if problem.kind == "native":
+            return None
+        renamed = replace(problem, slug=f"{problem.kind}-{problem.slug}")
+        taken = problems.get(renamed.slug)
+        return renamed if taken is None or taken.source_path == problem.source_path else None
+
+    def renaming_notes(self) -> list[str]:
+        """What every command says at once of each problem loaded under another slug than its own."""
+        return [f"{path}: its slug '{slug}' is already that of \"{self.problems[slug].title}\" "
+                f"({self.problems[slug].source_path}); it is loaded as '{renamed_to}', graded and its progress "
+                f"recorded as itself: `kata start {renamed_to}`, or `# kata: {renamed_to}` in a solution"
+                for path, slug, renamed_to in self.renamed]
 
     @classmethod
     def load(cls, extra_paths: Iterable[Path | str] = (), include_bundled: bool = True) -> Catalog:
         problems: dict[str, Problem] = {}
         errors: list[ProblemError] = []
+        renamed: list[tuple[Path, str, str]] = []
         roots = ([BUNDLED] if include_bundled else []) + [Path(p).expanduser() for p in extra_paths]
         for root in roots:
             for candidate in _candidates(root, errors):
                 try:
-                    problem = load_problem(candidate)
+                    loaded = load_problem(candidate)
                 except ProblemError as error:
                     errors.append(error)
                     continue
-                if problem.slug in problems and problems[problem.slug].source_path != problem.source_path:
-                    errors.append(ProblemError(candidate, f"slug '{problem.slug}' is already defined by "
-                                               f"{problems[problem.slug].source_path}; rename one", "slug"))
+                problem = cls._admitted(loaded, problems)
+                if problem is None:
+                    errors.append(ProblemError(candidate, f"slug '{loaded.slug}' is already defined by "
+                                               f"{problems[loaded.slug].source_path}; rename one", "slug"))
                     continue
+                if problem.slug != loaded.slug:
+                    renamed.append((candidate, loaded.slug, problem.slug))
                 problems[problem.slug] = problem
-        return cls(dict(sorted(problems.items())), errors)
+        return cls(dict(sorted(problems.items())), errors, renamed)
 
     def get(self, slug_or_path: str) -> Problem:
         """A slug, or a problem folder or codestar JSON given by whoever runs the command (`kata run
@@ -76,7 +108,16 @@ class Catalog:
             return self.problems[slug_or_path]
         path = Path(slug_or_path).expanduser()
         if path.exists():
-            return load_problem(checked_problem_path(path))
+            resolved = checked_problem_path(path)
+            known = next((p for p in self.problems.values() if p.source_path == resolved), None)
+            if known is not None:
+                return known
+            loaded = load_problem(resolved)
+            problem = self._admitted(loaded, self.problems)
+            if problem is None:
+                raise ProblemError(path, f"slug '{loaded.slug}' is already a problem's "
+                                         f"({self.problems[loaded.slug].source_path}): rename its folder", "slug")
+            return problem
         raise LookupError(f"no problem '{slug_or_path}' (neither a slug nor a path){self._hint(slug_or_path)}")
 
     def resolve(self, name: str, relative_to: Path) -> Problem:
@@ -122,7 +163,7 @@ def checked_problem_path(path: Path) -> Path:
 
 def _candidates(root: Path, errors: list[ProblemError]) -> list[Path]:
     if not root.exists():
-        errors.append(ProblemError(root, "problem path does not exist"))
+        errors.append(ProblemError(root, MISSING_PROBLEM_PATH))
         return []
     try:
         checked_problem_path(root)

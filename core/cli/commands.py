@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from infrakata.core.catalog.loading import Catalog
+from infrakata.core.catalog.loading import MISSING_PROBLEM_PATH, Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import find_workspace, load_settings
 from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED, KataError
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 ONE_SHOT = ("bench",)
 
 
+INTERPRETER_START_S = 10.0
+
+
 def _process_started() -> float:
     """When this process began, on the perf_counter clock: the wall time a user waits starts there."""
     now = time.perf_counter()
@@ -44,7 +47,9 @@ def _process_started() -> float:
         with open("/proc/self/stat", encoding="ascii") as stat:
             ticks = int(stat.read().rpartition(")")[2].split()[19])
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
-        return now - age if 0 <= age < 60 else now
+        # The start is the fork's, not the exec's: a shell that ran `setup && kata run` may exec kata in the
+        # process it forked before the set-up. Python's start never takes this long: then it is not ours.
+        return now - age if 0 <= age < INTERPRETER_START_S else now
     except (OSError, ValueError, IndexError, AttributeError):
         return now
 
@@ -64,6 +69,13 @@ class Context:
         self.isolation = isolation or self.settings.isolation
         self.catalog = Catalog.load([*self.settings.problem_paths, *extra_problems])
         self.grading = Grading(self.catalog, self.settings, self.workspace)
+        for note in self.catalog.renaming_notes():
+            self.err.print(f"[yellow]note:[/] {escape(note)}")
+        # A problem path the user gave (kata.toml, --problems) that is not there is said by every command.
+        for error in self.catalog.errors:
+            if error.message == MISSING_PROBLEM_PATH:
+                where = "the workspace's `problems`" if error.path in self.settings.problem_paths else "--problems"
+                self.err.print(f"[yellow]warning:[/] {escape(str(error))} (given in {where}): fix the path")
 
     def pool(self) -> WorkerPool:
         """The shared worker pool, held to this command's isolation (--isolation, else kata.toml)."""
@@ -77,12 +89,14 @@ class Context:
         """The one line saying which layers of the sandbox this machine lacks (nothing when all hold)."""
         from infrakata.core.sandbox.doctor import warning_line
 
-        line = warning_line(self.pool().isolation_layers)
+        line = warning_line(self.pool().layers_in_use())
         if line is not None:
             self.err.print(f"[yellow]warning:[/] {escape(line)}")
 
     def report_catalog_errors(self) -> None:
         for error in self.catalog.errors:
+            if error.message == MISSING_PROBLEM_PATH:
+                continue  # said as the command started
             self.err.print(f"[yellow]problem skipped:[/] {escape(str(error))}")
 
     def problem_for(self, path: Path, source: str, explicit: str | None) -> Problem:
@@ -253,8 +267,20 @@ def cmd_solution(ctx: Context, args: argparse.Namespace) -> int:
         Console(highlight=False).print(escape(found.locked_message()))
         return EXIT_REJECTED
     from rich.markdown import Markdown
+    from rich.syntax import Syntax
 
-    Console().print(Markdown(found.markdown()))
+    console = Console()
+    for text, code in found.sections():
+        console.print(Markdown(text))
+        console.print()
+        # Code as code: never wrapped (a line split mid-expression pastes as broken Python), highlighted on a
+        # terminal, plain elsewhere.
+        if console.is_terminal:
+            console.print(Syntax(code, "python", theme="ansi_dark", background_color="default").highlight(code),
+                          soft_wrap=True)
+        else:
+            print(code, flush=True)
+        console.print()
     return 0
 
 
@@ -316,11 +342,11 @@ def cmd_run(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.core.grading.report import renderable, report_to_dict
 
     report = grade(ctx, Path(args.file), args.problem, values=args.values)
+    ctx.warn_if_unconfined()  # before the report: after it, it would follow --json's object on a combined stream
     if args.json:
         print(json.dumps(report_to_dict(report), ensure_ascii=False))
     else:
         Console(highlight=False).print(renderable(report, wall_ms=(time.perf_counter() - STARTED) * 1e3))
-    ctx.warn_if_unconfined()
     return EXIT_ACCEPTED if report.accepted else EXIT_REJECTED
 
 

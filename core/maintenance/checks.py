@@ -99,6 +99,8 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
         listed("builds on earlier katas", lambda: progression_gaps(problem, catalog or {problem.slug: problem}))
     if kind_of(problem).vocabulary_tags:
         listed("tags", lambda: unknown_tags(problem))
+    if problem.statement_path is not None:
+        check("a return type the statement fixes is held", lambda: loose_return_type(problem))
 
     model = kind_of(problem).model_solution(problem)
     reference_path = problem.folder / "reference.py"
@@ -210,6 +212,24 @@ def progression_gaps(problem: Problem, catalog: Mapping[str, Problem]) -> list[s
                 gaps.append(f"{problem.statement_path or toml}: the {language} section does not say that this kata "
                             f"builds on `{earlier}`")
     return gaps
+
+
+# A statement that fixes the entry point's return type: its signature (`-> float:`) or its words.
+_FIXED_RETURN = re.compile(r"\)\s*->\s*(float|int)\s*:|as a Python `?(float|int)`?", re.IGNORECASE)
+
+
+def loose_return_type(problem: Problem) -> str | None:
+    """Where the statement fixes the return type (a Python float, an int) but the kata would accept another (a
+    0-dim tensor keeping an autograd graph alive, an int for a float): the line, and the fix."""
+    if problem.grading.exact_types or problem.statement_path is None:
+        return None
+    for number, line in enumerate(problem.statement.splitlines(), 1):
+        found = _FIXED_RETURN.search(line)
+        if found:
+            return (f"{problem.statement_path}:{number}: the statement fixes the return type "
+                    f"({found.group(0).strip()}) but the kata accepts others: set `exact_types = true` under "
+                    f"[grading] in problem.toml")
+    return None
 
 
 def tripwire_gaps(problem: Problem) -> list[str]:

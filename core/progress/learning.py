@@ -147,12 +147,17 @@ class Solution:
                 else f"your best attempt passed {self.best_passed}/{self.total} cases")
         return f"{self.problem}: the solution unlocks once the kata is accepted here ({best})"
 
-    def markdown(self) -> str:
+    def sections(self) -> list[tuple[str, str]]:
+        """(markdown, code) in order: the editorial, then each solution's heading and its Python (a terminal prints
+        code as code: never wrapped, `kata solution`)."""
         editorial = rendered(self.editorial.strip()) or "(no editorial for this problem yet)"
-        model = (f"\n## A solution within the kata's rules\n\n```python\n{self.model.rstrip()}\n```\n"
-                 if self.model else "")
-        return (f"# {self.problem}: solution\n\n{editorial}\n\n## Reference\n\n```python\n"
-                f"{self.reference.rstrip()}\n```\n{model}")
+        parts = [(f"# {self.problem}: solution\n\n{editorial}\n\n## Reference", self.reference.rstrip())]
+        if self.model:
+            parts.append(("## A solution within the kata's rules", self.model.rstrip()))
+        return parts
+
+    def markdown(self) -> str:
+        return "\n\n".join(f"{text}\n\n```python\n{code}\n```" for text, code in self.sections()) + "\n"
 
 
 def solution(problem: Problem, workspace: Path | None) -> Solution:

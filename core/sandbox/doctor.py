@@ -211,11 +211,12 @@ def format_diagnosis(diagnosis: Diagnosis) -> str:
 
 def warning_line(layers: tuple[Layer, ...]) -> str | None:
     """The one line `kata run` and friends print when a layer is missing (None: nothing to say): what a
-    solution could do here because of it."""
-    missing = missing_layers(layers)
-    if not missing and layers:
+    solution could do here because of it. No layers at all means no worker was confined yet (its pool never
+    started), not that every layer is missing: nothing to say either."""
+    missing = list({layer.name: layer for layer in missing_layers(layers)}.values())
+    if not missing:
         return None
-    names = ", ".join(layer.name for layer in missing) or "every layer"
+    names = ", ".join(layer.name for layer in missing)
     exposed = list(dict.fromkeys(what for found in exposures(layers).values() for what in found))
     reach = f"a solution here can {'; '.join(exposed)}" if exposed else \
         "the other layers keep what it would, so nothing more is in reach"

@@ -606,6 +606,12 @@ class WorkerPool:
             raise SandboxUnavailable("the grading worker pool did not start; see the log for the zygote's error")
         return self.info
 
+    def layers_in_use(self) -> tuple[Layer, ...]:
+        """The layers of the workers this pool and its torch-free pool have confined (a pool whose zygote never
+        started has none to say): what a run's warning reads."""
+        torch_free = self._torch_free_pool
+        return (*self.isolation_layers, *(torch_free.isolation_layers if torch_free is not None else ()))
+
     def check_isolation(self) -> None:
         """With isolation "strict", refuse (SandboxUnavailable) unless every layer holds here."""
         self.wait_ready()
