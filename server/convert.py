@@ -79,8 +79,11 @@ def case_message(case: CaseResult) -> str:
 
 def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: CaseResult, uri: str,
                      related: bool) -> types.Diagnostic:
-    at_entry = case.line is None or case.line - 1 == entry.start.line
-    where = entry if case.line is None or at_entry else text.line_range(case.line)
+    # A hidden case's wrong answer shows nothing of its values: it is said on the entry point, so that the line
+    # that returned is left to the cases that show what went wrong there (Neovim shows one diagnostic a line).
+    hidden_answer = case.hidden and case.status == "failed"
+    at_entry = case.line is None or case.line - 1 == entry.start.line or hidden_answer
+    where = entry if at_entry else text.line_range(case.line)
     information = None
     if related:
         information = []
@@ -95,11 +98,21 @@ def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: Cas
     return types.Diagnostic(
         range=where,
         message=case_message(case),
-        severity=types.DiagnosticSeverity.Error,
+        # A hidden case says only that it failed too: a warning, so that an editor that shows one diagnostic of
+        # a line by severity (Neovim's `severity_sort`) shows a case that teaches.
+        severity=types.DiagnosticSeverity.Warning if case.hidden and case.status == "failed" else
+        types.DiagnosticSeverity.Error,
         code=str(case.id),
         source=SOURCE,
         related_information=information or None,
     )
+
+
+def _teaches(case: CaseResult) -> tuple[int, int]:
+    """The order failing cases are published in, by what each teaches: the one that shows its values (the
+    arguments, the locals, the wrong output), then the other visible ones, the hidden ones last (they say only
+    that they failed); in case order within each."""
+    return (2 if case.hidden else 0 if case.values else 1), case.id
 
 
 def diagnostics(report: RunReport, problem: Problem, source: str, uri: str, codec: PositionCodec,
@@ -108,8 +121,8 @@ def diagnostics(report: RunReport, problem: Problem, source: str, uri: str, code
     text = Text(source, codec)
     entry = text.entry_range(problem.entry_point)
     result = [_finding_diagnostic(text, finding) for finding in report.findings]
-    result += [_case_diagnostic(text, entry, problem, case, uri, related)
-               for case in report.cases if case.status not in ("passed", "skipped")]
+    failing = [case for case in report.cases if case.status not in ("passed", "skipped")]
+    result += [_case_diagnostic(text, entry, problem, case, uri, related) for case in sorted(failing, key=_teaches)]
     if not result and report.verdict != "accepted":
         # A run that failed without a case or a finding to blame: still say so, where the learner looks.
         result.append(types.Diagnostic(

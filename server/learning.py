@@ -21,7 +21,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
-from .commands import _show, _solution, open_starter, parse
+from .commands import START_KATA, _show, _solution, open_starter, parse
 from .server import KataServer  # pygls reads handlers' type hints at run time
 
 HINT, SOLUTION, NEXT = "kata.hint", "kata.solution", "kata.next"
@@ -81,8 +81,9 @@ def offer_next(ls: KataServer, path: Path, problem: Problem, workspace: Path | N
         ls.show(f"kata: {problem.slug} accepted; every kata is solved here")
         return
     message = f"kata: {problem.slug} accepted. Next: {following.slug} ({following.title})"
-    if not ls.supports("window.show_message"):
-        ls.show(f"{message}; start it with `kata start {following.slug}`")
+    if not ls.prompts_without_blocking():  # a plain message, and the code action starts it on request
+        ls.show(f"{message}; start it with the code action \"kata: start {following.slug}\", or `kata start "
+                f"{following.slug}`")
         return
 
     async def ask() -> None:
@@ -114,6 +115,12 @@ def register(server: KataServer) -> None:
         if learning.solution(problem, workspace).unlocked:
             actions.append(types.CodeAction("kata: show the solution", command=types.Command(
                 "kata: show the solution", SOLUTION, arguments=[uri])))
+            following = learning.next_problem(ls.catalog.problems.values(), workspace, after=problem.slug)
+            if following is not None:  # the way on, on request (an offer after the acceptance never blocks)
+                folder = from_fs_path(str(Path(to_fs_path(uri) or ".").parent))
+                title = f"kata: start {following.slug}"
+                actions.append(types.CodeAction(title, command=types.Command(
+                    title, START_KATA, arguments=[following.slug, folder])))
         return actions or None
 
     @server.command(HINT)

@@ -20,6 +20,7 @@ def register(server: KataServer) -> None:
     def initialize(ls: KataServer, params: types.InitializeParams) -> None:
         root = ls.workspace.root_path
         ls.root = Path(root) if root else None
+        ls.client_name = params.client_info.name if params.client_info is not None else ""
         threading.Thread(target=ls.warm_up, args=(asyncio.get_running_loop(),), name="kata-warm-up",
                          daemon=True).start()
         ls.configure(initialization_settings(params.initialization_options))

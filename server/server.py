@@ -22,6 +22,7 @@ from infrakata.core.config import Settings, find_workspace, load_settings
 from infrakata.core.grading.pipeline import CannotGrade, Grading
 from infrakata.core.grading.report import report_to_dict
 from infrakata.core.grading.results import RunReport
+from infrakata.core.progress import store as history
 from infrakata.core.sandbox.pool import WorkerPool
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RESULT_NOTIFICATION = "kata/result"
+# Clients (their `clientInfo.name`) whose message requests leave the editor usable while they wait.
+NON_BLOCKING_PROMPTS = ("Visual Studio Code", "Visual Studio Code - Insiders", "code-server", "VSCodium")
 BENCHMARK_NOTIFICATION = "kata/benchmarkResult"
 
 
@@ -81,6 +84,7 @@ class KataServer(LanguageServer):
         self._background: set[asyncio.Task[Any]] = set()
         self._results_lock = asyncio.Lock()
         self.offered_next: set[str] = set()  # problems whose acceptance already offered the next kata
+        self.client_name = ""  # the client's own (InitializeParams.clientInfo)
 
 
     def configure(self, overrides: Mapping[str, Any] | None) -> None:
@@ -158,6 +162,12 @@ class KataServer(LanguageServer):
 
     def supports(self, capability: str) -> bool:
         return bool(get_capability(self.client_capabilities, capability, False))
+
+    def prompts_without_blocking(self) -> bool:
+        """Whether the client shows `window/showMessageRequest` without blocking its editor. No capability says
+        so: VS Code's (and its builds') prompts wait aside; Neovim's (0.7 and later) takes over the editor until
+        answered, and other clients may too, so they get a plain message."""
+        return self.supports("window.show_message") and self.client_name in NON_BLOCKING_PROMPTS
 
 
     def start_workers(self) -> None:
@@ -298,12 +308,15 @@ class KataServer(LanguageServer):
         finds the attempt recorded: the solution unlocked, the progress counted), then the way on.
         One at a time, in the order the runs finished."""
         async with self._results_lock:
+            # Only a first acceptance offers the way on: reopening a solved kata grades it again, and says no more.
+            before = await asyncio.to_thread(history.progress, find_workspace(path.parent), report.problem)
+            solved_before = bool(before and before["accepted"])
             warning = await asyncio.to_thread(Grading.record, path, report)
             if warning:
                 self.show(f"kata: {warning}", types.MessageType.Warning, once=True)
             self.protocol.notify(RESULT_NOTIFICATION, {"uri": uri, "version": version,
                                                        "report": report_to_dict(report)})
-            if report.accepted:
+            if report.accepted and not solved_before:
                 for listener in self.on_accepted:
                     listener(path, problem, find_workspace(path.parent))
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import asdict
 from typing import Any
 
-from infrakata.core.grading.results import RunReport
+from infrakata.core.grading.results import CaseResult, RunReport
 from rich.console import Group
 from rich.markup import escape
 from rich.table import Table
@@ -52,6 +53,18 @@ def timing(report: RunReport, wall_ms: float | None = None) -> str:
     return f"({wall_ms:.0f} ms wall, {report.time_ms:.0f} ms grading{where})"
 
 
+def _rows(cases: list[CaseResult]) -> list[tuple[str, str, CaseResult]]:
+    """(number, name, case) per row: each run of cases not run for one reason (after a timeout: 20 of them on
+    some katas) is one row, "2-8" and "7 cases"."""
+    rows: list[tuple[str, str, CaseResult]] = []
+    for _, grouped in itertools.groupby(cases, key=lambda c: c.message if c.status == "skipped" else c.id):
+        run = list(grouped)
+        first, last = run[0], run[-1]
+        rows.append((str(first.id), first.name, first) if len(run) == 1 else
+                    (f"{first.id}-{last.id}", f"{len(run)} cases", first))
+    return rows
+
+
 def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
     """Terminal text. `wall_ms`: how long the user waited (a cold start included), shown beside the
     grading time. A case failing exactly as an earlier one says so instead of repeating its text."""
@@ -67,7 +80,7 @@ def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
         for column in ("", "#", "case", "ms", "detail"):
             table.add_column(column, overflow="fold")
         first_with: dict[tuple[str, str], int] = {}
-        for case in report.cases:
+        for number, name, case in _rows(report.cases):
             symbol, style = STATUS_STYLE.get(case.status, ("?", ""))
             detail = case.message if case.status != "passed" else ""
             if case.line and case.status not in ("passed", "skipped"):
@@ -77,8 +90,7 @@ def renderable(report: RunReport, wall_ms: float | None = None) -> Group:
                 if same != case.id:
                     detail = f"same error as case {same}"
             detail = "\n".join(part for part in (detail, case.note) if part)
-            table.add_row(Text(symbol, style=style), str(case.id), escape(case.name), f"{case.time_ms:.1f}",
-                          Text(detail))
+            table.add_row(Text(symbol, style=style), number, escape(name), f"{case.time_ms:.1f}", Text(detail))
         parts.append(table)
         # `kata run --values`: the first failing case's values, as the editor shows them beside the code.
         for case in report.cases:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import errno
+import faulthandler
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -37,6 +38,8 @@ from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
     HARNESS_OUT_OF_MEMORY,
+    STACK_SIGNAL,
+    WORKER_NAME,
     CallRequest,
     ErrorInfo,
     ErrorKind,
@@ -61,8 +64,6 @@ if TYPE_CHECKING:
 SOLUTION_MODULE = "solution"
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NAME = 15
-# What ps and /proc/PID/comm show of the sandbox's processes.
-ZYGOTE_NAME, SPARE_NAME, WORKER_NAME = b"kata-zygote", b"kata-spare", b"kata-worker"
 ONEDNN_FLOOR_BYTES = 64 * MIB  # below this memory limit a worker does without oneDNN (apply_limits)
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 NEEDS_TORCH = ErrorInfo("TorchNotLoaded", "the solution's code reached torch in a worker without it", "needs_torch")
@@ -415,6 +416,9 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             os._exit(0)
         spec: SolutionSpec = decode_trusted(frame)
         apply_limits(spec.limits)
+        # At a timeout the grader asks where the call is, before it kills this worker: dumped from the signal
+        # handler itself, so a loop in C (a long torch op) answers too.
+        faulthandler.register(STACK_SIGNAL, file=sys.stdout, all_threads=False)
         # Before any of the solution's code runs, so the grader can believe it: what confines this worker
         # (and, as it arrives, the grader takes the baseline of the worker's memory limit).
         _respond(from_child, Reply("started", {"layers": [vars(layer) for layer in layers or ()]}))

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import queue
+import re
 import select
 import shutil
 import signal
@@ -38,7 +39,9 @@ from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
     HARNESS_OUT_OF_MEMORY,
     NO_IDLE_IMPORTS,
+    STACK_SIGNAL,
     TORCH_FREE,
+    WORKER_NAME,
     CallRequest,
     ErrorInfo,
     Exited,
@@ -72,6 +75,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("infrakata.sandbox")
 PAUSE_WAIT_S = 1.0  # for a stopped worker to be seen stopped
+STACK_WAIT_S = 0.25  # for a worker asked where it is (a timeout) to write its stack
 ISOLATION_MODES = ("best", "strict")
 ZYGOTE_ENVIRONMENT = {
     # The zygote forks, so it must stay single-threaded: BLAS libraries start their thread pools at import.
@@ -276,11 +280,15 @@ class Worker:
                     excused = max((procfs.queued_seconds(pid) - queued.get(pid, 0.0) for pid in procfs.tree(self.pid)),
                                   default=0.0)
                     if elapsed >= min(timeout + excused, backstop):
+                        printed = self._read_output()
+                        running = self._line_running()
                         self.kill()
                         self._wait_exit()
                         starved = f": the machine kept it waiting for {elapsed:.0f} s" if excused > timeout else ""
-                        return self._result("timeout", ErrorInfo("TimeLimitExceeded", f"time limit exceeded "
-                                                                 f"({timeout:g} s){starved}", "timeout"), started)
+                        return self._result("timeout", ErrorInfo(
+                            "TimeLimitExceeded", f"time limit exceeded ({timeout:g} s){starved}" + (
+                                " while this line ran" if running else ""), "timeout", line=running),
+                                            started, printed)
                 remaining = min(timeout + excused, backstop) - elapsed
                 readable, _, _ = select.select([self._from_child], [], [], min(remaining, RSS_POLL_S))
                 if readable and not self._reader.feed():
@@ -338,9 +346,35 @@ class Worker:
         return self._result("crashed", ErrorInfo("ProtocolError", f"the solution process was stopped: {why}",
                                                  "crashed"), started)
 
-    def _result(self, status: str, error: ErrorInfo | None, started: float) -> CallResult:
+    def _result(self, status: str, error: ErrorInfo | None, started: float, printed: str = "") -> CallResult:
         return CallResult(status, error=error, time_ms=(time.perf_counter() - started) * 1e3,
-                          output=self._read_output())
+                          output=printed + self._read_output())
+
+    def _line_running(self) -> int | None:
+        """The line of the solution's file its call is running, from the stack the worker dumps when asked
+        (STACK_SIGNAL): the most recent frame in that file. The dump is not the solution's output, and is not
+        shown as such. None where the worker does not answer within STACK_WAIT_S."""
+        workers = [pid for pid in procfs.tree(self.pid) if procfs.command_name(pid) == WORKER_NAME]
+        worker = next((pid for pid in workers if procfs.parent(pid) not in workers), None)
+        if worker is None:
+            return None
+        size = os.fstat(self._output.fileno()).st_size
+        try:
+            os.kill(worker, STACK_SIGNAL)
+        except OSError:
+            return None
+        deadline, dumped = time.monotonic() + STACK_WAIT_S, b""
+        while time.monotonic() < deadline:
+            time.sleep(0.005)
+            grown = os.fstat(self._output.fileno()).st_size
+            complete = b"(most recent call first):" in dumped and size + len(dumped) == grown  # no longer growing
+            if complete:
+                break
+            dumped = os.pread(self._output.fileno(), min(grown - size, 1 << 16), size)
+        self._output_read = max(self._output_read, size + len(dumped))
+        quoted = re.escape(self.spec.filename.encode())
+        found = re.search(rb'File "' + quoted + rb'", line (\d+)', dumped)
+        return int(found.group(1)) if found else None
 
     def _died(self, started: float) -> CallResult:
         code = self._wait_exit()

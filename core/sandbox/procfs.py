@@ -53,6 +53,19 @@ def tree(root: int) -> list[int]:
     return found
 
 
+def command_name(pid: int) -> bytes:
+    """/proc/PID/comm without its newline (b"" once it is gone)."""
+    try:
+        return _read(f"/proc/{pid}/comm").rstrip(b"\n")
+    except OSError:
+        return b""
+
+
+def parent(pid: int) -> int | None:
+    fields = stat_fields(pid)
+    return int(fields[1]) if len(fields) > 1 else None
+
+
 def queued_seconds(pid: int) -> float:
     """How long a process's main thread has waited to run while it was ready to (on a run queue): the
     time the machine's other work took from it. 0 where the kernel does not say (no /proc)."""

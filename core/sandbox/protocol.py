@@ -22,6 +22,10 @@ ErrorKind = Literal["exception", "forbidden", "memory", "crashed", "timeout", "c
 ReplyStatus = Literal["started", "ready", "ok", "error"]
 
 
+# What ps and /proc/PID/comm show of the sandbox's processes.
+ZYGOTE_NAME, SPARE_NAME, WORKER_NAME = b"kata-zygote", b"kata-spare", b"kata-worker"
+# Asks a worker for the stack of the call it is running (its line at a timeout): it writes it to its output.
+STACK_SIGNAL = 12  # SIGUSR2
 # A worker's exit codes when its own code (not the solution's) raised: the traceback is its last output.
 # Out of memory there means the solution left too little of its limit for its result to be sent.
 HARNESS_FAILED, HARNESS_OUT_OF_MEMORY = 70, 71

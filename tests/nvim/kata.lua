@@ -18,17 +18,20 @@ local function main()
   vim.cmd("edit " .. vim.fn.fnameescape(file))
   local bufnr = vim.api.nvim_get_current_buf()
 
-  local offers = {}
+  local prompts, messages = {}, {}
   local client_id = vim.lsp.start_client({
     name = "infrakata",
     cmd = { os.getenv("KATA_PYTHON"), "-m", "infrakata.server" },
     root_dir = vim.fn.fnamemodify(file, ":h"),
     init_options = { infrakata = { problemPaths = { os.getenv("KATA_PROBLEMS") }, watchFiles = false } },
     handlers = {
-      -- The offer of the next kata after an acceptance: recorded and dismissed (0.7 would prompt).
+      -- A prompt would take over the editor until answered (0.7's inputlist): recorded, were there one.
       ["window/showMessageRequest"] = function(_, params)
-        table.insert(offers, params.message)
+        table.insert(prompts, params.message)
         return vim.NIL
+      end,
+      ["window/showMessage"] = function(_, params)
+        table.insert(messages, params.message)
       end,
       -- Neovim 0.7 has no workspace/codeLens/refresh: refresh the lenses after each result.
       ["kata/result"] = function()
@@ -81,7 +84,7 @@ local function main()
   vim.lsp.codelens.run()
   local ran = vim.wait(timeout_ms, function() return results > before end, 10)
 
-  finish({ diagnostics = diagnostics, lenses = lenses, lens_ran = ran, offers = offers })
+  finish({ diagnostics = diagnostics, lenses = lenses, lens_ran = ran, prompts = prompts, messages = messages })
 end
 
 local ok, err = pcall(main)

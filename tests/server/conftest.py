@@ -31,7 +31,8 @@ TWO_RETURNS = (FIXTURES / "solutions" / "two_returns.py").read_text()
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers",
-                            "kata(options=, files=, capabilities=): how the `client` fixture's server starts")
+                            "kata(options=, files=, capabilities=, client_name=): how the `client` fixture's server "
+                            "starts")
     # Protocol misuse by the server (e.g. a request the client did not declare support for) fails the test.
     config.addinivalue_line("filterwarnings", "error::pytest_lsp.LspSpecificationWarning")
 
@@ -202,9 +203,12 @@ DEFAULT_OPTIONS = {"problemPaths": [str(FIXTURE_PROBLEMS)], "watchFiles": False}
 
 
 async def initialize(client: KataClient, root: Path, options: Any = DEFAULT_OPTIONS,
-                     capabilities: types.ClientCapabilities | None = None) -> None:
+                     capabilities: types.ClientCapabilities | None = None,
+                     client_name: str = "Visual Studio Code") -> None:
+    """As the client named (its recorded capabilities are VS Code's unless `capabilities` are given)."""
     client.root = root
     await client.initialize_session(types.InitializeParams(
+        client_info=types.ClientInfo(client_name),
         capabilities=capabilities or client_capabilities("visual-studio-code"),
         root_uri=root.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
@@ -230,7 +234,8 @@ async def client(lsp_client: KataClient, request: pytest.FixtureRequest, tmp_pat
     for name, text in setup.get("files", {}).items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
-    await initialize(lsp_client, tmp_path, setup.get("options", DEFAULT_OPTIONS), setup.get("capabilities"))
+    await initialize(lsp_client, tmp_path, setup.get("options", DEFAULT_OPTIONS), setup.get("capabilities"),
+                     setup.get("client_name", "Visual Studio Code"))
     yield
     await lsp_client.shutdown_session()
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pygls.uris import to_fs_path
+from pytest_lsp import client_capabilities
 
 from .conftest import CORRECT, FIXTURE_PROBLEMS, WRONG, KataClient
 from .test_configuration import BARE
@@ -110,7 +111,41 @@ async def test_a_client_without_message_requests_gets_the_next_kata_as_a_message
     await client.result_for(uri, 1)
     message = await client.wait_for(lambda: next((m.message for m in client.messages if "accepted. Next:" in m.message),
                                                  None))
-    assert "start it with `kata start " in message and client.message_requests == []
+    assert "or `kata start " in message and client.message_requests == []
+
+
+NEOVIM = {"capabilities": client_capabilities("neovim@0.7.0"), "client_name": "Neovim"}
+
+
+@pytest.mark.kata(**NEOVIM, **WORKSPACE)
+async def test_neovim_is_offered_the_next_kata_without_a_prompt_and_starts_it_on_request(client: KataClient):
+    """Neovim's showMessageRequest takes over the editor until answered (it hung headless Neovim): a message
+    instead, and the code action on the solved file starts the next kata."""
+    uri = (client.root / "sol.py").as_uri()
+    client.open(uri, CORRECT)
+    await client.result_for(uri, 1)
+    message = await client.wait_for(lambda: next((m.message for m in client.messages if "accepted. Next:" in m.message),
+                                                 None))
+    following = (await client.command("kata.next", uri))["slug"]
+    assert f'the code action "kata: start {following}"' in message and client.message_requests == []
+    [start] = [a for a in await _actions(client, uri) if a.title == f"kata: start {following}"]
+    await client.command(start.command.command, *start.command.arguments)
+    starter = client.root / f"{following.replace('-', '_')}.py"
+    assert starter.read_text().startswith(f"# kata: {following}\n")
+
+
+@pytest.mark.kata(**NEOVIM, **WORKSPACE)
+async def test_a_solved_kata_reopened_offers_nothing(client: KataClient):
+    first, second = (client.root / "sol.py").as_uri(), (client.root / "again.py").as_uri()
+    client.open(first, CORRECT)
+    await client.result_for(first, 1)
+    await client.wait_for(lambda: any("accepted. Next:" in m.message for m in client.messages))
+    offers = sum("accepted. Next:" in m.message for m in client.messages)
+    # A new session's offers are its own (offered_next): the store, not the session, says it was solved.
+    client.open(second, CORRECT)
+    await client.result_for(second, 1)
+    await asyncio.sleep(0)  # the offer, were there one, goes out right after kata/result
+    assert sum("accepted. Next:" in m.message for m in client.messages) == offers
 
 
 MINE = {f"problems/fixture-mine/{name}": (FIXTURE_PROBLEMS / "fixture-scale" / name).read_text().replace(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from infrakata.core.sandbox.child import SPARE_NAME
+from infrakata.core.sandbox.protocol import SPARE_NAME
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
