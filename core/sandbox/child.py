@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import builtins
 import errno
-import faulthandler
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -38,7 +37,6 @@ from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
     HARNESS_OUT_OF_MEMORY,
-    STACK_SIGNAL,
     WORKER_NAME,
     CallRequest,
     ErrorInfo,
@@ -416,9 +414,6 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             os._exit(0)
         spec: SolutionSpec = decode_trusted(frame)
         apply_limits(spec.limits)
-        # At a timeout the grader asks where the call is, before it kills this worker: dumped from the signal
-        # handler itself, so a loop in C (a long torch op) answers too.
-        faulthandler.register(STACK_SIGNAL, file=sys.stdout, all_threads=False)
         # Before any of the solution's code runs, so the grader can believe it: what confines this worker
         # (and, as it arrives, the grader takes the baseline of the worker's memory limit).
         _respond(from_child, Reply("started", {"layers": [vars(layer) for layer in layers or ()]}))

@@ -16,6 +16,7 @@ is next idle.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import gc
 import importlib
 import json
@@ -595,10 +596,14 @@ def main() -> None:
     # No parent-death signal here: it fires when the spawning *thread* ends. The grader's socket reads
     # end-of-file once the grader is gone, and serve() watches the parent as well.
     from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, prctl
-    from infrakata.core.sandbox.protocol import ZYGOTE_NAME
+    from infrakata.core.sandbox.protocol import STACK_SIGNAL, ZYGOTE_NAME
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_NAME, ZYGOTE_NAME)
+    # At a timeout the grader asks a worker where its call is before it kills it (STACK_SIGNAL): the stack is
+    # dumped from the signal handler itself, so a loop in C (a long torch op) answers too, to file descriptor 1,
+    # which is each worker's output. Registered here, its alternate stack is in every worker's baseline.
+    faulthandler.register(STACK_SIGNAL, file=sys.stdout, all_threads=False)
     ready = _torch_free_imports() if torch_free else _warm_imports()
     # What the imports made is kept for good: out of the collector's sight, a worker's collections never
     # touch (and so never copy) the hundreds of thousands of objects it shares with this process.
