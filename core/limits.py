@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MIB = 1 << 20
+# How a message says what a memory limit counts: the solution's own memory, not the interpreter's and its libraries'.
+MEMORY_COUNTED = "beyond what a worker holds when it starts"
 OUTPUT_LIMIT_BYTES = 4 * MIB  # what a solution may print; more fails its case ("output limit exceeded")
 OUTPUT_SHOWN_BYTES = 64 << 10  # what of it a report keeps
 REPLY_LIMIT_BYTES = 256 * MIB  # the largest reply a worker may send (never more than its memory limit)

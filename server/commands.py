@@ -213,7 +213,8 @@ def register(server: KataServer) -> None:
         ls.state(uri).benchmark = result
         ls.protocol.notify(BENCHMARK_NOTIFICATION, {"uri": uri, "result": result})
         ls.refresh_lenses()
-        return result
+        # The headline too, for a client that shows neither progress nor the lens at once (Neovim 0.7).
+        return {**result, "summary": f"{problem.slug}: {convert.benchmark_figure(result)}"}
 
     @server.command(SHOW_PROBLEM)
     async def show_problem(ls: KataServer, *arguments: Any) -> dict[str, Any]:

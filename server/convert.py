@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from infrakata.core.catalog.matching import header_slug
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
 from infrakata.core.grading.results import CaseResult, Finding, RunReport, case_text, verdict_words
@@ -135,12 +136,15 @@ def diagnostics(report: RunReport, problem: Problem, source: str, uri: str, code
     return result
 
 
-def unmatched_diagnostic(message: str) -> types.Diagnostic:
-    """A file no problem claims: say how to claim one, without shouting."""
+def unmatched_diagnostic(message: str, source: str) -> types.Diagnostic:
+    """A file no problem claims: say how to claim one, without shouting; but where its `# kata:` header names a
+    problem that is not there, a warning on that header (the learner asked for one)."""
+    header = header_slug(source)
+    line = header[0] - 1 if header else 0
     return types.Diagnostic(
-        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        range=types.Range(types.Position(line, 0), types.Position(line, 0)),
         message=message,
-        severity=types.DiagnosticSeverity.Information,
+        severity=types.DiagnosticSeverity.Warning if header else types.DiagnosticSeverity.Information,
         code="no-problem",
         source=SOURCE,
     )

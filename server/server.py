@@ -266,7 +266,7 @@ class KataServer(LanguageServer):
         try:  # off the event loop: whatever a header names, the server keeps answering
             problem = await asyncio.to_thread(self.match, uri, source)
         except CannotGrade as error:
-            self.publish(uri, version, [convert.unmatched_diagnostic(str(error))])
+            self.publish(uri, version, [convert.unmatched_diagnostic(str(error), source)])
             return None
         if progress is not None:
             progress(f"{problem.slug}: grading in a sandboxed worker")

@@ -382,7 +382,7 @@ def test_host_memory_is_limited_over_a_warm_cuda_worker(device_probe):
               "    return x * factor\n")
     report = Runner(WorkerPool.shared()).run(device_probe, source, "/tmp/hog.py")
     assert report.verdict == "memory_limit_exceeded"
-    assert "resident over the warm worker (limit 512 MiB of host memory)" in report.cases[0].message
+    assert "the kata allows 512 MiB beyond what a worker holds when it starts" in report.cases[0].message
     honest = Runner(WorkerPool.shared()).run(device_probe, "def scale(x, factor):\n    return x * factor\n",
                                              "/tmp/scale.py")
     assert honest.verdict == "accepted"

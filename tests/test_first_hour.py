@@ -138,3 +138,11 @@ def test_the_wall_time_is_this_commands_not_the_shells_before_it(learner):
                           env={**os.environ, "XDG_DATA_HOME": str(learner.work.parent / "data")})
     wall = int(re.search(r"\((\d+) ms wall", done.stdout).group(1))
     assert wall < 10_000, done.stdout
+
+
+def test_a_bare_memory_error_says_the_limit_in_the_learners_words(learner):
+    file = learner.work / "adam_optimizer_memory_bytes.py"
+    file.write_text("# kata: adam-optimizer-memory-bytes\ndef adam_memory_bytes(n):\n    raise MemoryError\n")
+    message = json.loads(learner("run", file.name, "--json").stdout)["cases"][0]["message"]
+    assert message.startswith("memory limit exceeded; the kata allows ") and "MemoryError: )" not in message
+    assert "warm worker" not in message

@@ -222,7 +222,7 @@ def test_resident_memory_is_polled_in_the_cuda_form_of_the_limit(pool):
         result = worker.call((), {}, timeout=10.0)
     assert result.status == "memory"
     assert result.error.message.startswith("memory limit exceeded: the solution's processes held ")
-    assert result.error.message.endswith(" MiB over the warm worker (limit 256 MiB of host memory)")
+    assert result.error.message.endswith(" MiB; the kata allows 256 MiB beyond what a worker holds when it starts")
 
 
 def test_a_missing_triton_is_said_plainly(runner, probe):

@@ -75,3 +75,19 @@ def _interrupt(process: subprocess.Popen, timeout: float = 30) -> None:
         process.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
         said += process.communicate(timeout=30)[0]
         raise AssertionError(f"kata watch did not stop {timeout} s after Ctrl-C:\n{said.decode(errors='replace')}")
+
+
+def test_watch_grades_the_solutions_already_there_and_says_why_it_cannot_read_one(tmp_path):
+    (tmp_path / "adam_optimizer_memory_bytes.py").write_text("def adam_memory_bytes(n):\n    return 12 * n\n")
+    (tmp_path / "notes.py").write_text("x = 1\n")  # no problem claims it: passed over in silence
+    (tmp_path / "edit_distance.py").write_bytes(b"# caf\xe9\ndef edit_distance(a, b):\n    return 0\n")
+    process = subprocess.Popen([str(KATA), "watch", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               env={**os.environ, "COLUMNS": "200", "PYTHONFAULTHANDLER": "1"},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        seen = _read_until(process, "save the file as UTF-8", 60)  # graded in name order, before any save
+        assert "accepted" in seen
+        assert f"{tmp_path / 'edit_distance.py'}:1:6: not UTF-8 text" in " ".join(seen.split())
+        assert "notes.py" not in seen
+    finally:
+        _interrupt(process)

@@ -7,6 +7,7 @@ the other problems from loading.
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 import os
 import re
@@ -142,8 +143,11 @@ class Catalog:
         raise LookupError(f"no problem '{name}' (neither a slug nor a path){self._hint(name)}")
 
     def _hint(self, name: str) -> str:
-        close = [s for s in self.problems if name in s or s in name]
-        return f"; did you mean {', '.join(close[:3])}?" if close else "; `kata list` shows the catalogue"
+        """The slugs a mistyped name may mean (a typo, or a part of one), or where to find them."""
+        close = [*difflib.get_close_matches(name, self.problems, n=3, cutoff=0.6),
+                 *(s for s in self.problems if name in s or s in name)]
+        close = list(dict.fromkeys(close))[:3]
+        return f"; did you mean {', '.join(close)}?" if close else "; `kata list` shows the catalogue"
 
 
 def checked_problem_path(path: Path) -> Path:

@@ -365,7 +365,7 @@ def cmd_doctor(ctx: Context, args: argparse.Namespace) -> int:
 
 def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.core.grading.report import renderable
-    from infrakata.core.watch import watch_files
+    from infrakata.core.watch import IGNORED_PARTS, watch_files
 
     root, only = watched(Path(args.dir))
     console = Console(highlight=False)
@@ -374,11 +374,13 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
 
     def on_change(path: Path) -> None:
         with lock:  # one grading at a time keeps the terminal readable
+            if only is not None and path.resolve() != only:
+                return
             try:
                 source = read_solution(path)
-            except CannotGrade:
-                return
-            if only is not None and path.resolve() != only:
+            except CannotGrade as error:
+                if path.exists():  # unreadable (not UTF-8, say), not gone: the learner is told how to fix it
+                    console.print(f"[red]cannot grade:[/] {escape(str(error))}")
                 return
             if last.get(path) == source:
                 return
@@ -397,6 +399,10 @@ def cmd_watch(ctx: Context, args: argparse.Namespace) -> int:
     what = f"{only.name} in {root}" if only else f"{root} for saved solutions"
     console.print(f"watching {escape(what)} (Ctrl-C to stop)")
     try:
+        # The solutions already there are graded first, as a save would grade them (those no problem claims
+        # are passed over in silence, as on a save).
+        for path in [only] if only else sorted(p for p in root.rglob("*.py") if not IGNORED_PARTS & set(p.parts)):
+            on_change(path)
         threading.Event().wait()
     except KeyboardInterrupt:
         pass

@@ -75,7 +75,10 @@ def read_solution(path: Path, root: Path | None = None) -> str:
     try:
         return data.decode("utf-8-sig")  # without the byte order mark some editors write
     except UnicodeDecodeError as error:
-        raise CannotGrade(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+        line = data[:error.start].count(b"\n") + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise CannotGrade(f"{path}:{line}:{column}: not UTF-8 text ({error.reason}: byte "
+                          f"{data[error.start]:#04x}); save the file as UTF-8") from None
 
 
 @dataclass

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from infrakata.core import torch_stand_in
-from infrakata.core.limits import MIB, WorkerLimits
+from infrakata.core.limits import MEMORY_COUNTED, MIB, WorkerLimits
 from infrakata.core.sandbox import kernel_cache, trace, tripwires
 from infrakata.core.sandbox.confine import Confinement, Spare
 from infrakata.core.sandbox.libc import c_library
@@ -185,10 +185,11 @@ def error_info(error: BaseException, filename: str) -> ErrorInfo:
     elif out_of_memory(error):
         kind = "memory"
         tried = re.search(r"tried to allocate (\d+) bytes", str(error))
+        detail = str(error).strip()  # a bare MemoryError says nothing
         message = "memory limit exceeded" + (f": tried to allocate {int(tried.group(1)) / MIB:,.0f} MiB"
-                                             if tried else f" ({message})")
+                                             if tried else f" ({type(error).__name__}: {detail})" if detail else "")
         if _limits is not None:
-            message += f" (limit {_limits.memory_bytes // MIB} MiB over the warm worker)"
+            message += f"; the kata allows {_limits.memory_bytes // MIB} MiB {MEMORY_COUNTED}"
     elif isinstance(error, ModuleNotFoundError) and error.name == "triton":
         message = ("ModuleNotFoundError: Triton is not available here (it exists for Linux on x86-64 only), "
                    "so kernel problems cannot run on this machine")

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from infrakata.core.errors import KataError
-from infrakata.core.limits import MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, wall_backstop
+from infrakata.core.limits import MEMORY_COUNTED, MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, wall_backstop
 from infrakata.core.sandbox import kernel_cache, procfs
 from infrakata.core.sandbox.gpu import compute_mode_problem
 from infrakata.core.sandbox.policy import zygote_environment
@@ -302,8 +302,8 @@ class Worker:
                     self._wait_exit()
                     limit = self.spec.limits.memory_bytes // MIB
                     return self._result("memory", ErrorInfo("MemoryError", f"memory limit exceeded: the solution's "
-                                                            f"processes held {used / MIB:,.0f} MiB over the warm "
-                                                            f"worker (limit {limit} MiB of host memory)", "memory"),
+                                                            f"processes held {used / MIB:,.0f} MiB; the kata allows "
+                                                            f"{limit} MiB {MEMORY_COUNTED}", "memory"),
                                         started)
             reply = read_reply(frame)
         except (FrameError, ProtocolError) as error:

@@ -110,3 +110,28 @@ def test_the_documented_inline_values_show_as_virtual_text_before_neovim_010(tmp
         {"line": 5, "text": "out = 1.1, expected 0.1"},
     ]
     assert result["cleared"], "an edit left the values of the text before it"
+
+
+def test_kata_benchmark_in_neovim_07_says_its_figure_when_it_ends(tmp_path: Path):
+    """Neovim 0.7 shows no work-done progress, and the lens only when asked again: the documented :KataBenchmark
+    notifies the result (here, without CUDA, that the kernel is correct and timing needs a GPU)."""
+    docs = (HERE.parents[1] / "docs" / "NEOVIM.md").read_text()
+    kata = Path(sys.executable).with_name("kata")
+    recipe = _recipe(docs, "Code lenses and commands") + _recipe(docs, "Neovim 0.7")
+    documented = re.search(r"^local kata_cmd = .*$", recipe, re.MULTILINE).group(0)
+    init = tmp_path / "init.lua"
+    init.write_text(recipe.replace(documented, f"local kata_cmd = {{ '{kata}', 'serve' }}"))
+    (tmp_path / "kata.toml").write_text("watch_files = false\n")
+    solution = tmp_path / "swiglu.py"
+    solution.write_text("# kata: fused-swiglu\n" + (HERE.parents[1] / "kernels" / "swiglu.py").read_text())
+    out = tmp_path / "out.json"
+    env = {**os.environ, "KATA_FILE": str(solution), "KATA_OUT": str(out),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    subprocess.run(["nvim", "--headless", "--clean", "-c", f"luafile {init}", "-c", f"luafile {HERE / 'bench.lua'}"],
+                   env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=300, check=True)
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    assert result["said"], result["notified"]
+    [headline] = [m for m in result["notified"] if m.startswith("kata: fused-swiglu: ")]
+    assert headline in ("kata: fused-swiglu: correct; timing needs a CUDA GPU",) or "GB/s" in headline

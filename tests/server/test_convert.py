@@ -173,7 +173,7 @@ def test_a_failed_run_with_nothing_to_blame_still_shows_on_the_entry_point(probl
 
 def test_a_file_no_problem_claims_gets_one_quiet_diagnostic_saying_how_to_claim_it():
     message = "scale.py: no problem matches this file. Add a first line '# kata: <slug>'"
-    diagnostic = convert.unmatched_diagnostic(message)
+    diagnostic = convert.unmatched_diagnostic(message, "def scale(x, factor):\n    return x\n")
     assert diagnostic.message == message
     assert (diagnostic.code, diagnostic.source, diagnostic.severity) == (
         "no-problem", "kata", types.DiagnosticSeverity.Information)

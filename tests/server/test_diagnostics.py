@@ -89,6 +89,14 @@ async def test_a_file_no_problem_claims_gets_one_hint_saying_how_to_claim_it(sha
     assert "# kata: <slug>" in diagnostics[0].message and "kata.toml" in diagnostics[0].message
 
 
+async def test_a_header_naming_no_problem_is_a_warning_on_it_with_the_slug_meant(shared: KataClient, uri: str):
+    """The learner asked for a problem (a typo in the header): not the quiet hint of an unclaimed file."""
+    shared.open(uri, "import math\n# kata: adam-optimiser-memory-bytes\ndef adam_memory_bytes(n):\n    return 12 * n\n")
+    [diagnostic] = await shared.diagnostics_for(uri, 1)
+    assert diagnostic.severity == types.DiagnosticSeverity.Warning and diagnostic.range.start.line == 1
+    assert "did you mean adam-optimizer-memory-bytes?" in diagnostic.message
+
+
 async def test_a_bundled_problem_matches_by_file_name(shared: KataClient):
     uri = (shared.root / "adam_optimizer_memory_bytes.py").as_uri()
     shared.open(uri, "def adam_memory_bytes(num_params):\n    return num_params * 8\n")
