@@ -84,7 +84,7 @@ def _case_diagnostic(text: Text, entry: types.Range, problem: Problem, case: Cas
     # that returned is left to the cases that show what went wrong there (Neovim shows one diagnostic a line).
     hidden_answer = case.hidden and case.status == "failed"
     at_entry = case.line is None or case.line - 1 == entry.start.line or hidden_answer
-    where = entry if at_entry else text.line_range(case.line)
+    where = entry if at_entry or case.line is None else text.line_range(case.line)
     information = None
     if related:
         information = []
