@@ -138,6 +138,15 @@ def is_tensor(value: Any) -> bool:
     return torch is not None and isinstance(value, torch.Tensor)
 
 
+def tensor_bytes(value: Any) -> int:
+    """The bytes of the tensors in `value` and its tuples, lists and dicts."""
+    if isinstance(value, (tuple, list)):
+        return sum(map(tensor_bytes, value))
+    if isinstance(value, dict):
+        return sum(map(tensor_bytes, value.values()))
+    return int(value.numel() * value.element_size()) if is_tensor(value) else 0
+
+
 def holds_tensor(value: Any) -> bool:
     """Whether a tensor lies in `value` or its tuples, lists and dicts: inputs that only a worker with torch can
     read (what other objects hold is found in the worker, core/grading/calls.py SolutionCalls)."""

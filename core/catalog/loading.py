@@ -354,7 +354,20 @@ def _grading(fields: _Fields) -> GradingRules:
         triton_launch=fields.get("triton_launch", bool, False),
         launches_per_call=_launches_per_call(fields),
         eager=_eager(fields),
+        schedules=_measured(fields, "schedules", bool, False, None, "true or false"),
+        max_tile=_measured(fields, "max_tile", int, 0, lambda v: v >= 0, "a whole number of elements >= 0 (0: any)"),
+        traffic=_measured(fields, "traffic", str, "", str.isidentifier,
+                          '"outputs", or the name of a function of cases.py'),
+        traffic_slack=_measured(fields, "traffic_slack", float, 1.5, lambda v: v >= 1, "a number >= 1"),
     )
+
+
+def _measured(fields: _Fields, key: str, kind: type, default: Any, check: Any, expect: str) -> Any:
+    """A rule the Triton interpreter measures: it needs triton_launch = true (docs/KERNELS.md)."""
+    value = fields.get(key, kind, default, check, expect) if check is not None else fields.get(key, kind, default)
+    if value != default and not fields.get("triton_launch", bool, False):
+        raise fields.error(key, "is measured in the kernels' launches: it needs triton_launch = true")
+    return value
 
 
 def _launches_per_call(fields: _Fields) -> int:

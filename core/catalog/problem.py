@@ -51,6 +51,14 @@ class GradingRules:
     triton_launch: bool = False  # True: each call must launch a Triton kernel (kernel katas)
     launches_per_call: int = 0  # with triton_launch: at most this many launches per call (0: any number)
     eager: EagerRule = "any"  # "views": outside its launches, a call only allocates and takes views
+    # Measured by the Triton interpreter (core/sandbox/kernel_meter.py), with triton_launch, on the CPU:
+    schedules: bool = False  # integer buffers a call computes with torch may be read by its kernels
+    max_tile: int = 0  # the most elements one tl.load or tl.store may move (0: any): a kata that teaches streaming
+    # The memory traffic of the kata's fused kernels: "outputs" (they write the call's outputs once, and nothing
+    # else: no scores, copies or dense buffers through memory), or a function of cases.py (a case's arguments ->
+    # the bytes they load and store); "" measures nothing.
+    traffic: str = ""
+    traffic_slack: float = 1.5  # how many times that figure the kernels may move
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,8 @@ def solution_spec(problem: Problem, source: str, filename: str, *, calls: int, c
         limits=problem.limits.worker(calls, cuda, trusted),
         forbidden_modules=() if trusted else problem.forbidden_modules, forbidden_calls=forbidden_calls,
         preload=preload, problem_modules=problem_modules, importable_modules=importable_modules, trusted=trusted,
-        autograd=autograd, count_launches=count_launches, eager_views=eager_views, torch_free=torch_free)
+        autograd=autograd, count_launches=count_launches, eager_views=eager_views, torch_free=torch_free,
+        schedules=problem.grading.schedules)
 
 
 def reference_filename(problem: Problem) -> str:
@@ -139,11 +140,12 @@ class SolutionCalls:
         return self.worker is not None and self.worker.load_error is not None
 
     def call(self, case_id: int, args: tuple[Any, ...], kwargs: dict[str, Any],
-             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines") -> CallResult:
+             snapshot: tuple[int | str, ...] = (), trace: TraceLevel = "lines",
+             graded: tuple[int | str, ...] = ()) -> CallResult:
         """`trace`: what the worker records (core/sandbox/trace.py); the writes to its arguments are
-        followed only in a `replay`."""
+        followed only in a `replay`. `graded`: the arguments whose state is graded (a kernel's outputs in place)."""
         return self._send(case_id, lambda worker, timeout: worker.call(
-            args, kwargs, snapshot=snapshot, device=self.device, trace=trace, timeout=timeout))
+            args, kwargs, snapshot=snapshot, device=self.device, trace=trace, timeout=timeout, graded=graded))
 
     def harness(self, case_id: int, target: str, payload: Any, args: tuple[Any, ...] = ()) -> CallResult:
         """A case made by a trusted harness function in the worker (`target`, "module:function", preloaded

@@ -24,6 +24,7 @@ from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, device_name, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
+from infrakata.core.grading.kernel_rules import OUTPUTS, broken_rule
 from infrakata.core.grading.kinds import cases_of
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import (
@@ -42,7 +43,7 @@ from infrakata.core.sandbox.arena import ArenaLayout, InputArena
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.recording import ArgKey, Recording, TraceLevel
 from infrakata.core.sandbox.wire import sanitize, snapshot
-from infrakata.core.torch_stand_in import holds_tensor
+from infrakata.core.torch_stand_in import holds_tensor, tensor_bytes
 
 KEPT_REFERENCE_CALLS = 200  # a kept reference worker's calls (fresh cases) before it is replaced
 
@@ -242,6 +243,26 @@ class Runner:
             self.pool.kept.discard(kept.worker.pid)
             self._kept_reference = None
 
+    @staticmethod
+    def _kernel_rule(problem: Problem, case: _Case, outcome: CallResult) -> str | None:
+        """The kernel kata's rule a passing call broke, as the Triton interpreter measured it (kernel_rules)."""
+        names = list(problem.grading.output_names)
+
+        def name_of(key: Any) -> str:
+            if key == "return":
+                return names[0] if len(names) == 1 else "out"
+            if isinstance(key, str) and key.startswith("return["):
+                index = int(key[7:-1])
+                return names[index] if index < len(names) else f"out[{index}]"
+            return case.keys.get(key, str(key))
+
+        def fused() -> int:
+            if problem.grading.traffic == OUTPUTS:
+                return tensor_bytes(case.expected) + tensor_bytes(case.expected_state)
+            return int(getattr(problem.module("cases"), problem.grading.traffic)(*case.args, **case.kwargs))
+
+        return broken_rule(problem, outcome.kernels, name_of, fused if problem.grading.traffic else None)
+
     # -- a run ------------------------------------------------------------------------------
 
     def run(self, problem: Problem, source: str, path: Path | str, cancel: CancelToken | None = None,
@@ -300,7 +321,7 @@ class Runner:
                 args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
                     else (case.args, case.kwargs)
                 reported = tuple(k for k in case.frozen_keys if k not in shared)
-                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported)
+                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, graded=case.state_keys)
                 if outcome.status == "cancelled":
                     break
                 if arena is not None and outcome.status == "ok":
@@ -329,6 +350,9 @@ class Runner:
                         results[-1] = no_launch_case(index, case.name, outcome, entry_line)
                     elif allowed and outcome.launches > allowed:
                         results[-1] = too_many_launches_case(index, case.name, outcome, entry_line, allowed)
+                    elif (broken := self._kernel_rule(problem, case, outcome)) is not None:
+                        results[-1] = CaseResult(index, case.name, "error", outcome.time_ms, broken, entry_line,
+                                                 cause="forbidden")
                 if outcome.status == "timeout":  # the next call would not be made: say so for every case
                     results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
                                 for i, c in enumerate(cases[index:], index + 1)]

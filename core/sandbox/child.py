@@ -57,7 +57,8 @@ from infrakata.core.sandbox.wire import (
 )
 
 if TYPE_CHECKING:
-    from infrakata.core.sandbox.arena import WorkerArena  # torch: imported by a run that has an arena (tensors)
+    from infrakata.core.sandbox.arena import WorkerArena
+    from infrakata.core.sandbox.kernel_meter import Meter  # torch: imported by a run that has an arena (tensors)
 
 SOLUTION_MODULE = "solution"
 PR_SET_CHILD_SUBREAPER = 36
@@ -175,6 +176,15 @@ def _guarded_builtins(modules: tuple[str, ...], calls: tuple[str, ...]) -> dict[
 
 
 def error_info(error: BaseException, filename: str) -> ErrorInfo:
+    # A kernel's access the interpreter refused (core/sandbox/kernel_meter.py): the interpreter wraps it, and its
+    # line is the load's or store's, where the traceback's deepest frame of the solution is the launch's.
+    measured: BaseException | None = error
+    while measured is not None and type(measured).__name__ != "KernelRuleError":
+        measured = measured.__cause__
+    if measured is not None:
+        line = getattr(measured, "line", None)
+        return ErrorInfo("KernelRuleError", str(measured), "forbidden" if getattr(measured, "forbidden", False)
+                         else "exception", line if isinstance(line, int) else None)
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == filename]
     message = f"{type(error).__name__}: {error}"
     kind: ErrorKind = "exception"
@@ -320,7 +330,7 @@ def harness_functions(modules: tuple[str, ...]) -> Harnesses:
 
 
 def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena: WorkerArena | None,
-          harnesses: Harnesses) -> Reply:
+          harnesses: Harnesses, meter: Meter | None = None) -> Reply:
     args, kwargs = request.args, request.kwargs
     if arena is not None:
         args, kwargs = arena.arguments(args, kwargs)
@@ -338,18 +348,24 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena:
     # the returning line, the writes and the values of a call; never inside a harness (the
     # benchmark's timed region).
     recorder = trace.start(request.trace, args, kwargs, request.watch) if request.op == "call" else None
+    metered = meter if request.op == "call" else None
+    if metered is not None:
+        metered.begin(tuple(args), kwargs, request.graded)
     start = time.perf_counter()
     try:
         value = call(*args, **kwargs)
     except BaseException as error:  # noqa: BLE001
         elapsed = (time.perf_counter() - start) * 1e3
+        launches, _ = metered.finish(None, tuple(args), kwargs) if metered is not None else (0, None)
         return Reply("error", error=error_info(error, filename), time_ms=elapsed, seq=request.seq,
-                     recording=trace.stop(recorder))
+                     recording=trace.stop(recorder), launches=launches)
     elapsed = (time.perf_counter() - start) * 1e3
     recording = trace.stop(recorder)
+    launches, kernels = metered.finish(value, tuple(args), kwargs) if metered is not None else (0, None)
     try:
         state = {key: snapshot(kwargs[key] if isinstance(key, str) else args[key]) for key in request.snapshot}
-        return Reply("ok", sanitize(value), state, time_ms=elapsed, seq=request.seq, recording=recording)
+        return Reply("ok", sanitize(value), state, time_ms=elapsed, seq=request.seq, recording=recording,
+                     launches=launches, kernels=kernels)
     except Exception as error:  # noqa: BLE001 - what was returned (or left in an argument) cannot be sent
         return Reply("error", error=ErrorInfo("UnsafeOutput", f"the solution's output could not be sent to the "
                                               f"grader ({type(error).__name__}: {error})"), time_ms=elapsed,
@@ -432,6 +448,13 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
         # Tripwires (core/sandbox/tripwires.py): after trusted code has loaded, before the solution does.
         tripwires.install(spec.forbidden_calls, autograd=spec.autograd, count_launches=spec.count_launches,
                           eager_views=spec.eager_views)
+        # A kernel kata through the interpreter: what its kernels do is measured (core/sandbox/kernel_meter.py).
+        meter = None
+        if spec.count_launches and os.environ.get("TRITON_INTERPRET") == "1":
+            from infrakata.core.sandbox import kernel_meter
+
+            meter = kernel_meter.install(spec.filename, spec.schedules)
+        count_launches = tripwires.launches  # taken before the solution loads, as the harnesses are
         entry, load_error = load_solution(spec)
         if entry is not None:  # each call of it (a case's, or the benchmark harness's) under the eager guard
             entry = tripwires.guarded(entry)
@@ -449,11 +472,12 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             if entry is None:
                 _respond(from_child, Reply("error", error=load_error, seq=request.seq))
                 continue
-            tripwires.launches()  # tripwires: the count comes back with the call that made the launches
-            reply = _call(entry, request, spec.filename, arena, harnesses)
+            count_launches()  # tripwires: the count comes back with the call that made the launches
+            reply = _call(entry, request, spec.filename, arena, harnesses, meter)
             if torch_stand_in.met():  # whatever the code made of the stand-in's error, it was graded without torch
                 reply = Reply("error", error=NEEDS_TORCH, seq=request.seq)
-            _respond(from_child, replace(reply, launches=tripwires.launches()))
+            launched = count_launches()
+            _respond(from_child, replace(reply, launches=reply.launches if meter is not None else launched))
     except BaseException as error:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         if out_of_memory(error):
             code = HARNESS_OUT_OF_MEMORY

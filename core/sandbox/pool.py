@@ -48,6 +48,7 @@ from infrakata.core.sandbox.protocol import (
     Forked,
     ForkRequest,
     Gpu,
+    KernelMeasures,
     Layer,
     ProtocolError,
     Ready,
@@ -113,6 +114,7 @@ class CallResult:
     output: str = ""
     recording: Recording | None = None  # the returning line, the writes, the values (trace.py)
     launches: int = 0  # Triton kernels the call launched, as the worker counted them (a teaching guard)
+    kernels: KernelMeasures | None = None  # what they did, as the Triton interpreter measured it (likewise)
 
 
 class CancelToken:
@@ -239,9 +241,10 @@ class Worker:
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], *, snapshot: tuple[int | str, ...] = (),
              timeout: float, device: str = "cpu", trace: TraceLevel = "off",
-             watch: tuple[int | str, ...] = ()) -> CallResult:
+             watch: tuple[int | str, ...] = (), graded: tuple[int | str, ...] = ()) -> CallResult:
         return self._request(CallRequest("call", args=tuple(args), kwargs=dict(kwargs), snapshot=tuple(snapshot),
-                                         device=device, trace=trace, watch=tuple(watch)), timeout)
+                                         device=device, trace=trace, watch=tuple(watch), graded=tuple(graded)),
+                             timeout)
 
     def harness(self, target: str, payload: Any, *, timeout: float, args: tuple[Any, ...] = ()) -> CallResult:
         """A trusted harness function of the worker's (`target`, "module:function") given the entry point,
@@ -320,7 +323,7 @@ class Worker:
             self.state = "ready"
         status = "memory" if reply.error is not None and reply.error.kind == "memory" else reply.status
         result = self._result(status, reply.error, started)
-        result.time_ms, result.launches = reply.time_ms or result.time_ms, reply.launches
+        result.time_ms, result.launches, result.kernels = reply.time_ms or result.time_ms, reply.launches, reply.kernels
         result.recording = reply.recording
         result.value, result.state = reply.value, reply.state  # admitted as they were read (wire.decode_untrusted)
         return result

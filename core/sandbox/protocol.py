@@ -64,6 +64,9 @@ class SolutionSpec:
     # Neither the solution, the problem's code nor the kata's rules need torch: the worker comes from a zygote
     # that never imported it, whose fork and exit cost a millisecond, not the 20 of a process mapping torch.
     torch_free: bool = False
+    # With count_launches, through the Triton interpreter: integer buffers a call computes with torch may be read by
+    # its kernels (a schedule of tiles: [grading] schedules; core/sandbox/kernel_meter.py)
+    schedules: bool = False
 
     @property
     def cuda(self) -> bool:
@@ -85,6 +88,7 @@ class CallRequest:
     payload: Any = None
     trace: TraceLevel = "off"  # what to record of a "call" (core/sandbox/trace.py); never of a harness
     watch: tuple[Any, ...] = ()  # arguments whose last write is recorded (graded or frozen ones)
+    graded: tuple[Any, ...] = ()  # arguments whose state after the call is graded (the kernels' outputs in place)
 
 
 # -- worker -> grader ------------------------------------------------------------------------------
@@ -110,6 +114,24 @@ class Reply:
     # Triton kernels the call launched (SolutionSpec.count_launches): the worker's own word, a teaching
     # guard for kernel katas (docs/SECURITY.md), never proof.
     launches: int = 0
+    # What the kernels did, measured by the Triton interpreter (core/sandbox/kernel_meter.py), likewise.
+    kernels: KernelMeasures | None = None
+
+
+@dataclass(frozen=True)
+class KernelMeasures:
+    """A call's kernels as the interpreter ran them (core/sandbox/kernel_meter.py Meter.finish). `buffers`: per
+    buffer, (kernel parameter, bytes loaded, bytes stored, an input of the call). `unwritten` / `changed`: where
+    (the output "return", "return[i]", or a graded argument's key) and the index of the first element no kernel
+    wrote / changed after a kernel wrote it. `moved`: graded arguments that left the storage they came with."""
+
+    tile: int = 0
+    loaded: int = 0
+    stored: int = 0
+    buffers: tuple[tuple[str, int, int, bool], ...] = ()
+    unwritten: tuple[Any, tuple[int, ...]] | None = None
+    changed: tuple[Any, tuple[int, ...]] | None = None
+    moved: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,6 +157,7 @@ def reply_to_wire(reply: Reply) -> dict[str, Any]:
     wire = {f.name: getattr(reply, f.name) for f in fields(Reply)}
     wire["error"] = None if reply.error is None else asdict(reply.error)
     wire["recording"] = recording_to_wire(reply.recording)
+    wire["kernels"] = None if reply.kernels is None else asdict(reply.kernels)
     return wire
 
 
@@ -166,7 +189,42 @@ def reply_from_wire(raw: Any) -> Reply:
     except ValueError as problem:
         raise ProtocolError(str(problem)) from None
     return Reply(raw["status"], raw["value"], raw["state"], error, float(raw["time_ms"]), raw["seq"], recording,
-                 raw["launches"])
+                 raw["launches"], _kernels_from_wire(raw["kernels"]))
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and 0 <= value < 1 << 62
+
+
+def _where(value: Any) -> Any:
+    """An output's or argument's key as the worker names it: "return", "return[i]", a position or a name."""
+    _check(type(value) is int and 0 <= value < 1 << 16 or isinstance(value, str) and len(value) <= 200,
+           "malformed kernel measure key")
+    return clean_text(value, 200) if isinstance(value, str) else value
+
+
+def _kernels_from_wire(raw: Any) -> KernelMeasures | None:
+    if raw is None:
+        return None
+    _check(isinstance(raw, dict) and set(raw) == {f.name for f in fields(KernelMeasures)}, "malformed kernel measures")
+    _check(all(_count(raw[k]) for k in ("tile", "loaded", "stored")), "malformed kernel counts")
+    buffers = raw["buffers"]
+    _check(isinstance(buffers, (list, tuple)) and len(buffers) <= 256 and all(
+        isinstance(b, (list, tuple)) and len(b) == 4 and isinstance(b[0], str) and _count(b[1]) and _count(b[2])
+        and type(b[3]) is bool for b in buffers), "malformed kernel buffers")
+    places = []
+    for name in ("unwritten", "changed"):
+        place = raw[name]
+        if place is not None:
+            _check(isinstance(place, (list, tuple)) and len(place) == 2 and isinstance(place[1], (list, tuple))
+                   and len(place[1]) <= 8 and all(_count(i) for i in place[1]), f"malformed {name}")
+            place = (_where(place[0]), tuple(place[1]))
+        places.append(place)
+    moved = raw["moved"]
+    _check(isinstance(moved, (list, tuple)) and len(moved) <= 64, "malformed moved arguments")
+    return KernelMeasures(raw["tile"], raw["loaded"], raw["stored"],
+                          tuple((clean_text(b[0], 100), b[1], b[2], b[3]) for b in buffers), places[0], places[1],
+                          tuple(_where(key) for key in moved))
 
 
 def started_from_wire(value: Any) -> Started:

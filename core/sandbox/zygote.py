@@ -144,6 +144,9 @@ def _warm_imports() -> Ready:
     if has_triton and interprets(interpret):
         triton_interpreter.list_builtins_once()
         triton_interpreter.map_dtypes_once()
+        from infrakata.core.sandbox import kernel_meter  # what a kernel kata's calls are measured with
+
+        kernel_meter.take_first_config()  # an autotuner has no GPU to time its configurations on
     # What every worker runs, and the arena a run with tensor inputs opens: imported once here.
     from infrakata.core.sandbox import arena, child  # noqa: F401
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)

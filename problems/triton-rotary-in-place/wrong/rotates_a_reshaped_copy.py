@@ -1,4 +1,4 @@
-# expect: wrong_answer
+# expect: forbidden
 # why: flattens q and k with reshape to make them contiguous first; q and k are views of a wider qkv
 #      tensor, so reshape returns a copy, the kernel rotates the copy, and the caller's q and k never change
 #      (the returned tensors are right: only the graded arguments show it)

@@ -1,6 +1,7 @@
-# expect: wrong_answer
+# expect: runtime_error
 # why: masks the loads at the edges of M and N but not at the end of K: the last split's last BLOCK_K
-#      step reads past the end of each row of x and of weight, into the next row, and adds those products
+#      step reads past the end of each row of x and of weight, into the next row, and past the end of the
+#      last one, which the Triton interpreter refuses, naming the tensor and the index
 import torch
 import triton
 import triton.language as tl
