@@ -80,7 +80,8 @@ def test_a_first_call_within_the_allowance_passes_with_a_note_and_a_later_one_ti
     assert first.note.endswith(" s, including the first compile of its kernels (the 1 s limit applies from the "
                                "second call)")
     assert report.cases[1].note == ""
-    assert report.cases[2].message == "time limit exceeded (1 s)"  # the plain limit, from the second call on
+    # The plain limit, from the second call on, and the line that was running when it came.
+    assert report.cases[2].message == "time limit exceeded (1 s) while this line ran" and report.cases[2].line
     assert report.verdict == "time_limit_exceeded"
 
 

@@ -334,10 +334,8 @@ class Runner:
                                 for i, c in enumerate(cases[index:], index + 1)]
                     break
                 result, failure = self._judge(problem, index, case, outcome, tolerance)
-                # Values are wanted of the first failing case only (none after it), and never of a hidden or the
-                # fresh one, which would show what they are: the first failing case that can show them.
-                level = trace_level(values and not (case.fresh or case.hidden)
-                                    and all(r.status == "passed" or r.hidden for r in results))
+                # Values are wanted of the first failing case only (none after it), and never of the fresh one.
+                level = trace_level(values and not case.fresh and all(r.status == "passed" for r in results))
                 replayed = None
                 if failure is not None and not stop_early and outcome.status in ("ok", "error") \
                         and (level == "values" or failure.graded is not None):
