@@ -337,6 +337,20 @@ TAKEDOWNS = {
     "numpy's product": (
         "    return torch.from_numpy(x.numpy().astype('float32') @ weight.numpy().T.astype('float32'))\n",
         "Tensor.numpy: a tensor's values read into Python"),
+    "the values printed, to be read back": (
+        "    text = str(x)\n", "Tensor.__str__: a tensor's values read into Python"),
+    "the Python dispatch keys forced off": (
+        "    with torch._C._ForceDispatchKeyGuard(None, None):\n    " + EAGER_PRODUCT,
+        "torch._C._ForceDispatchKeyGuard: it would take the guard off"),
+    "the product run by a function that claims Triton's file, in a launch's hook": (
+        "    import triton.runtime.interpreter as claimed\n"
+        "    def product(a, b):\n        return (a[:, None, :] * b[None, :, :]).sum(-1, dtype=torch.float32)\n"
+        "    product.__code__ = product.__code__.replace(co_filename=claimed.__file__)\n"
+        "    box = []\n"
+        "    _zeros.add_pre_run_hook(lambda *args, **kwargs: box.append(product(x, weight)))\n"
+        "    _zeros[(1,)](out, out.numel(), BLOCK=1024)\n"
+        "    return box[0]\n",
+        "aten.mul on float16[1, 1, 1], float16[1, 1, 1]"),
 }
 
 
@@ -346,6 +360,15 @@ def test_the_eager_guard_cannot_be_taken_off(runner, name):
     report = grade(runner, "tiled-matmul", TOKEN_LAUNCH + body + EAGER_PRODUCT)
     failed = first_failure(report)
     assert report.verdict == "forbidden" and f"{EAGER_RULE} ({what})" in failed.message, failed.message
+
+
+def test_a_thread_started_at_import_is_refused_at_the_call(runner):
+    """The mode holds in the call's own thread: a thread the solution started as it loaded could work outside it."""
+    source = TOKEN_LAUNCH.replace("\n\n@triton.jit", "\n_idle = threading.Event()\n"
+                                  "threading.Thread(target=_idle.wait, daemon=True).start()\n\n\n@triton.jit", 1)
+    report = grade(runner, "tiled-matmul", source + EAGER_PRODUCT)
+    failed = first_failure(report)
+    assert report.verdict == "forbidden" and "a thread the solution started is running" in failed.message
 
 
 def test_the_recording_of_a_call_reads_its_values_inside_the_eager_guard(runner):

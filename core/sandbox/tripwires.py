@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import FrameType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any, NoReturn
 
 
@@ -208,12 +208,15 @@ _COPIES = dict.fromkeys(("clone", "copy_", "_copy_from", "_copy_from_and_resize"
 _COPIES["_to_copy"] = "a conversion: let the kernel convert what it loads (tl.load(...).to(tl.float32))"
 _ON_THE_HOST = {"_local_scalar_dense": "Tensor.item"}  # aten's name -> the one a learner wrote
 # Tensor methods that read a tensor's values into Python (no aten op: the dispatch mode never sees them).
-_HOST_READS = ("numpy", "tolist", "__array__", "__dlpack__")
+# Printing reads them too (torch's formatting takes the modes off while it reads), and hands them back as text.
+# torch._C.TensorBase's own numpy and tolist cannot be wired (an immutable C type): what a value read through them
+# could make is refused where it lands, in an output no kernel wrote (core/sandbox/kernel_meter.py, on the CPU).
+_HOST_READS = ("numpy", "tolist", "__array__", "__dlpack__", "__repr__", "__str__", "__format__")
 # What takes a dispatch mode off, by its names in torch: refused while a call runs, unless torch calls it.
 _OFF_SWITCHES = (("torch.utils._python_dispatch", ("_pop_mode", "_pop_mode_temporarily", "_disable_current_modes",
                                                    "_pop_torch_dispatch_stack")),
                  ("torch._C", ("_pop_torch_dispatch_stack", "_DisableTorchDispatch", "_ExcludeDispatchKeyGuard",
-                               "ExcludeDispatchKeyGuard", "_SetExcludeDispatchKeyGuard",
+                               "ExcludeDispatchKeyGuard", "_SetExcludeDispatchKeyGuard", "_ForceDispatchKeyGuard",
                                "_dispatch_tls_set_dispatch_key_excluded")),
                  ("torch.utils._mode_utils", ("no_dispatch",)))
 _THREADS = (("threading", "Thread", "start"), ("_thread", None, "start_new_thread"),
@@ -223,11 +226,12 @@ _RULE = ("outside a launch, a call may only allocate tensors (torch.empty, zeros
 
 
 # Who may ask torch for anything while a call runs: the code of these packages and modules, known by the files
-# its frames run (a module's name is the solution's to set; its code's file is not): torch's own (it works for
-# whoever called it), Triton's during a launch (the interpreter copies the arguments to the host and back, an
-# autotuner restores them), and the worker's recording of the call, which formats its arguments as it begins
-# (core/sandbox/trace.py, through core/values.py).
-_TRUSTED = {"torch": "torch", "triton": "triton", "recording": f"{__name__.rpartition('.')[0]}.trace",
+# its frames run (a module's name is the solution's to set): torch's own (it works for whoever called it) and the
+# worker's recording of the call, which formats its arguments as it begins (core/sandbox/trace.py, through
+# core/values.py); and Triton's during a launch (the interpreter copies the arguments to the host and back, an
+# autotuner restores them), known by its code objects, since a solution's function may claim Triton's file name
+# (triton_code_objects).
+_TRUSTED = {"torch": "torch", "recording": f"{__name__.rpartition('.')[0]}.trace",
             "formatting": f"{__name__.split('.')[0]}.core.values"}
 
 
@@ -270,8 +274,7 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         except ImportError:  # no Triton here: nothing launches
             file = ""
         places[key] = os.path.dirname(file) + os.sep if file.endswith("__init__.py") else file or "\0"
-    torch_dir, triton_dir, recording, formatting = (places[k] for k in ("torch", "triton", "recording",
-                                                                        "formatting"))
+    torch_dir, recording, formatting = (places[k] for k in ("torch", "recording", "formatting"))
     launching = [0]  # Triton launches under way (nested: an autotuner's run launches its kernel's)
     allowed: dict[Any, bool] = {}  # op -> may it run outside a launch (decided once per op)
 
@@ -282,7 +285,9 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
                                      or frame.f_code.co_filename == formatting):
             frame = frame.f_back
         file = frame.f_code.co_filename if frame is not None else ""
-        return file == recording or bool(launching[0]) and file.startswith(triton_dir)
+        # Triton's own code, by its code objects: a function of the solution's may claim Triton's file name.
+        return file == recording or bool(launching[0]) and frame is not None and frame.f_code in triton_code
+
 
     def views_only(mode: Any, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         ok = allowed.get(func)
@@ -305,6 +310,9 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return cls, cls(), cls.__dict__["__torch_dispatch__"]
 
     current = [new_mode()]
+    triton_code = triton_code_objects()
+    enumerate_threads = threading.enumerate
+    threads_before = frozenset(enumerate_threads())  # before the solution loads (child.main)
 
     def armed() -> bool:
         mode = current[0][1]
@@ -318,6 +326,10 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def guarded(entry: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(entry)
         def call(*args: Any, **kwargs: Any) -> Any:
+            # A thread the solution started before the call (at import) would work outside the mode, which holds
+            # in the call's own thread only.
+            if any(thread not in threads_before for thread in enumerate_threads() if thread.is_alive()):
+                raise refusal("a thread the solution started is running: the guard watches the call's own thread")
             below = depth()
             push(current[0][1])
             launching[0] = 0
@@ -348,7 +360,7 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def refuse(*args: Any, **kwargs: Any) -> Any:
             caller = getframe(1)
             file = caller.f_code.co_filename
-            if not armed() or file.startswith((torch_dir, triton_dir)) or read and trusted(caller):
+            if not armed() or file.startswith(torch_dir) or caller.f_code in triton_code or read and trusted(caller):
                 return original(*args, **kwargs)
             raise refusal(f"{name}: {why}")
         refuse.__name__ = refuse.__qualname__ = getattr(original, "__name__", name)
@@ -373,6 +385,31 @@ def _eager_guard() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
             setattr(owner, name, refusing("a thread started", getattr(owner, name),
                                           "the guard watches the call's own thread", read=False))
     return guarded
+
+
+@functools.cache
+def triton_code_objects() -> frozenset[CodeType]:
+    """Every code object of Triton's modules, and those nested in them: how the eager guard knows Triton's own
+    frames (a file name is the solution's to claim). Made once, in the zygote (inherited by its forks)."""
+    found: set[CodeType] = set()
+
+    def add(code: CodeType) -> None:
+        if code not in found:
+            found.add(code)
+            for constant in code.co_consts:
+                if isinstance(constant, CodeType):
+                    add(constant)
+
+    for name, module in list(sys.modules.items()):
+        if name != "triton" and not name.startswith("triton.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            for member in [value, *(vars(value).values() if inspect.isclass(value) else ())]:
+                function = getattr(member, "__func__", member)
+                code = getattr(function, "__code__", None)
+                if isinstance(code, CodeType) and getattr(function, "__module__", "").startswith("triton"):
+                    add(code)
+    return frozenset(found)
 
 
 _guarded: Callable[[Callable[..., Any]], Callable[..., Any]] | None = None

@@ -147,6 +147,10 @@ def _warm_imports() -> Ready:
         from infrakata.core.sandbox import kernel_meter  # what a kernel kata's calls are measured with
 
         kernel_meter.take_first_config()  # an autotuner has no GPU to time its configurations on
+    if has_triton:  # how the eager guard knows Triton's own frames: made once, for every fork
+        from infrakata.core.sandbox import tripwires
+
+        tripwires.triton_code_objects()
     # What every worker runs, and the arena a run with tensor inputs opens: imported once here.
     from infrakata.core.sandbox import arena, child  # noqa: F401
     return Ready(cuda, has_triton, interprets(interpret), gpus=gpus, interpret_cleared=cleared)
