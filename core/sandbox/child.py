@@ -476,8 +476,9 @@ def main(fds: list[int], layers: list[Layer] | None = None) -> NoReturn:
             reply = _call(entry, request, spec.filename, arena, harnesses, meter)
             if torch_stand_in.met():  # whatever the code made of the stand-in's error, it was graded without torch
                 reply = Reply("error", error=NEEDS_TORCH, seq=request.seq)
-            launched = count_launches()
-            _respond(from_child, replace(reply, launches=reply.launches if meter is not None else launched))
+            launched = count_launches()  # a harness's (the benchmark's) are the tripwires' count; a call's, the meter's
+            metered = meter is not None and request.op == "call"
+            _respond(from_child, replace(reply, launches=reply.launches if metered else launched))
     except BaseException as error:  # noqa: BLE001 - the harness itself failed: say why on the output channel
         if out_of_memory(error):
             code = HARNESS_OUT_OF_MEMORY
