@@ -138,13 +138,18 @@ def is_tensor(value: Any) -> bool:
     return torch is not None and isinstance(value, torch.Tensor)
 
 
+def tensors_in(value: Any) -> list[Any]:
+    """The tensors in `value` and its tuples, lists and dicts."""
+    if isinstance(value, (tuple, list)):
+        return [tensor for item in value for tensor in tensors_in(item)]
+    if isinstance(value, dict):
+        return tensors_in(list(value.values()))
+    return [value] if is_tensor(value) else []
+
+
 def tensor_bytes(value: Any) -> int:
     """The bytes of the tensors in `value` and its tuples, lists and dicts."""
-    if isinstance(value, (tuple, list)):
-        return sum(map(tensor_bytes, value))
-    if isinstance(value, dict):
-        return sum(map(tensor_bytes, value.values()))
-    return int(value.numel() * value.element_size()) if is_tensor(value) else 0
+    return sum(int(tensor.numel() * tensor.element_size()) for tensor in tensors_in(value))
 
 
 def holds_tensor(value: Any) -> bool:

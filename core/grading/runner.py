@@ -43,7 +43,7 @@ from infrakata.core.sandbox.arena import ArenaLayout, InputArena
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.recording import ArgKey, Recording, TraceLevel
 from infrakata.core.sandbox.wire import sanitize, snapshot
-from infrakata.core.torch_stand_in import holds_tensor, tensor_bytes
+from infrakata.core.torch_stand_in import holds_tensor, tensor_bytes, tensors_in
 
 KEPT_REFERENCE_CALLS = 200  # a kept reference worker's calls (fresh cases) before it is replaced
 
@@ -73,6 +73,16 @@ class _Prepared:
     cases: list[_Case]
     device: str  # where the cases run
     layout: ArenaLayout | None = None  # where the cases' unchangeable tensors lie in a run's arena (on the CPU)
+
+
+def output_bytes(expected: Any, expected_state: Any) -> int:
+    """The bytes a fused kernel must write: the arguments it updates in place, and what it returns beside them (a
+    kata that returns the arguments it updated, as rotary returns q and k, writes them once)."""
+    written = tensors_in(expected_state)
+    returned = [tensor for tensor in tensors_in(expected)
+                if not any(tensor.shape == state.shape and tensor.dtype == state.dtype and bool((tensor == state).all())
+                           for state in written)]
+    return tensor_bytes(written) + tensor_bytes(returned)
 
 
 def _version(problem: Problem) -> tuple[tuple[str, int], ...]:
@@ -258,7 +268,7 @@ class Runner:
 
         def fused() -> int:
             if problem.grading.traffic == OUTPUTS:
-                return tensor_bytes(case.expected) + tensor_bytes(case.expected_state)
+                return output_bytes(case.expected, case.expected_state)
             return int(getattr(problem.module("cases"), problem.grading.traffic)(*case.args, **case.kwargs))
 
         return broken_rule(problem, outcome.kernels, name_of, fused if problem.grading.traffic else None)
