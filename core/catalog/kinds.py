@@ -70,6 +70,20 @@ class KernelBenchSource:
         return self.path.parent
 
 
+@dataclass(frozen=True)
+class LeetGpuSource:
+    """What only a LeetGPU challenge has, read in place from a user's clone of the public set: its folder
+    (challenge.py, challenge.html, starter/) and the set's base class (challenges/core/challenge_base.py)."""
+
+    path: Path  # the challenge's folder
+    base: Path
+    kind: ClassVar[str] = "leetgpu"
+
+    @property
+    def folder(self) -> Path:
+        return self.path
+
+
 def defined_functions(path: Path) -> set[str]:
     """The functions a module defines at its top level, read without running it (an absent or broken
     file defines none: loading it says why)."""
@@ -289,7 +303,67 @@ class KernelBench:
         return True  # a last trial on a seed drawn at every grading
 
 
-KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar(), KernelBench())}
+LEETGPU_BASE = Path("core") / "challenge_base.py"  # in the set's challenges/ folder
+
+
+def leetgpu_base(challenge: Path) -> Path | None:
+    """The base class file of the set a challenge folder (challenges/<level>/<name>/) belongs to, or None."""
+    base = challenge.parent.parent / LEETGPU_BASE
+    return base if base.is_file() else None
+
+
+class LeetGpu:
+    name = "leetgpu"
+    looks_like = "a LeetGPU challenge folder (challenge.py, challenge.html, starter/) of a clone of the public set"
+    vocabulary_tags = False  # the set's own: its level
+
+    def defines(self, path: Path) -> bool:
+        return path.is_dir() and (path / "challenge.py").is_file() and leetgpu_base(path) is not None
+
+    def problems_in(self, folder: Path) -> list[Path]:
+        """A clone (its challenges/), the challenges/ folder itself, or one level's folder (easy/)."""
+        if not folder.is_dir():
+            return []
+        for challenges in (folder / "challenges", folder):
+            if (challenges / LEETGPU_BASE).is_file():
+                return [p.parent for p in sorted(challenges.glob("*/*/challenge.py")) if self.defines(p.parent)]
+        return [p.parent for p in sorted(folder.glob("*/challenge.py")) if self.defines(p.parent)]
+
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        return ()
+
+    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        return ()
+
+    def problem_code(self, problem: Problem) -> tuple[str, ...]:
+        return (problem.reference_source,)
+
+    def reference_filename(self, problem: Problem) -> str:
+        return str(problem.source_path / "challenge.py")
+
+    def reference_as_solution(self, problem: Problem) -> str:
+        return problem.reference_source  # it defines `solve`, the challenge's reference_impl
+
+    def wrong_solutions(self, problem: Problem) -> list[Path]:
+        return []
+
+    def simulation(self, problem: Problem) -> Path | None:
+        return None
+
+    def model_solution(self, problem: Problem) -> Path | None:
+        return None
+
+    def missing_statement(self, problem: Problem) -> str | None:
+        return None if problem.statement.strip() else "no statement: challenge.html is empty"
+
+    def generates_cases(self, problem: Problem) -> bool:
+        return True  # generate_example_test and generate_functional_test make them
+
+    def has_fresh_cases(self, problem: Problem) -> bool:
+        return True  # its functional tests drawn again (core/grading/leetgpu.py fresh)
+
+
+KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar(), KernelBench(), LeetGpu())}
 
 
 def kind_of(problem: Problem) -> ProblemKind:

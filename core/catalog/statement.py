@@ -9,6 +9,7 @@ Markdown would join with a space (a soft line break between two CJK characters).
 
 from __future__ import annotations
 
+import html.parser
 import re
 from dataclasses import dataclass
 
@@ -119,3 +120,55 @@ def rendered(markdown: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+class _HtmlText(html.parser.HTMLParser):
+    """HTML (a LeetGPU challenge.html) as the Markdown a terminal or an editor shows: headings, paragraphs,
+    lists, `code`, ```pre``` blocks and $math$ kept as written."""
+
+    BLOCKS = {"p", "div", "ul", "ol", "table", "tr", "h1", "h2", "h3", "h4", "pre"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.pre = 0
+        self.code: list[str] = []  # a <pre>'s text, as it is
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("h1", "h2", "h3", "h4"):
+            self.out.append("\n\n" + "#" * min(int(tag[1]) + 1, 4) + " ")
+        elif tag == "pre":
+            self.pre += 1
+        elif tag in self.BLOCKS:
+            self.out.append("\n\n")
+        elif tag == "li":
+            self.out.append("\n- ")
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag == "code" and not self.pre:
+            self.out.append("`")
+        elif tag in ("td", "th"):
+            self.out.append(" | ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre":
+            self.pre -= 1
+            self.out.append("\n\n```\n" + "".join(self.code).strip("\n") + "\n```\n\n")
+            self.code = []
+        elif tag == "code" and not self.pre:
+            self.out.append("`")
+        elif tag in self.BLOCKS:
+            self.out.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        (self.code if self.pre else self.out).append(data if self.pre else re.sub(r"\s+", " ", data))
+
+
+def html_text(markup: str) -> str:
+    """A statement in HTML, as Markdown text (see _HtmlText)."""
+    parser = _HtmlText()
+    parser.feed(markup)
+    parser.close()
+    text = "".join(parser.out)
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"

@@ -201,6 +201,12 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
     console.print(f"entry point: {problem.entry_point}   time limit: {problem.time_limit:g} s   "
                   f"memory: {problem.memory_limit_mb} MiB   atol {problem.atol:g}  rtol {problem.rtol:g}")
     console.print(Markdown(rendered(problem.statement) or "(no statement)"))
+    from infrakata.core.grading.kinds import cases_of
+    from infrakata.core.grading.runner import Runner
+
+    note = cases_of(problem).machine_note(Runner(ctx.pool()), problem)
+    if note:
+        console.print(f"[bold]On this machine:[/] {escape(note)}")
     return 0
 
 

@@ -20,6 +20,7 @@ from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace
 from infrakata.core.errors import KataError
 from infrakata.core.grading.results import GradingError, RunReport
+from infrakata.core.grading.static import foreign_language
 from infrakata.core.paths import EXAMPLES
 from infrakata.core.progress import store as history
 
@@ -107,6 +108,9 @@ class Grading:
     def problem_for(self, path: Path, source: str, explicit: str | None = None) -> Problem:
         """The problem named (a slug, a folder or a codestar JSON) or else matched from the file."""
         source = source.removeprefix(BYTE_ORDER_MARK)
+        refused = foreign_language(path, source)
+        if refused is not None:
+            raise CannotGrade(refused)
         try:
             if explicit:
                 return self.catalog.get(explicit)
@@ -119,6 +123,9 @@ class Grading:
         """`values`: record the first failing case's values (the editor's inline values, `kata run --values`)."""
         from infrakata.core.sandbox.pool import SandboxUnavailable
 
+        refused = foreign_language(path, source)
+        if refused is not None:
+            raise CannotGrade(refused, problem.slug)
         try:
             return self.runner.run(problem, source.removeprefix(BYTE_ORDER_MARK), path, cancel=cancel, values=values)
         except (GradingError, ProblemError, SandboxUnavailable) as error:

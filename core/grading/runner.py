@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from infrakata.core.catalog.kinds import NativeSource, kind_of
-from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.catalog.kinds import kind_of
+from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, device_name, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
@@ -126,22 +126,10 @@ class Runner:
     # -- the trusted side -------------------------------------------------------------------
 
     def reference(self, problem: Problem) -> Callable[..., Any]:
-        entry: Callable[..., Any] | None = getattr(problem.module("reference"), problem.entry_point, None)
-        if not callable(entry):
-            raise GradingError(f"{problem.folder / 'reference.py'}: defines no function '{problem.entry_point}'")
-        return entry
+        return cases_of(problem).reference(self, problem)
 
     def case_inputs(self, problem: Problem) -> list[Case]:
-        inline = problem.source.inline_cases if isinstance(problem.source, NativeSource) else ()
-        if inline:
-            return list(inline)
-        try:
-            generated = problem.module("cases").cases()
-            return [Case(c.get("name", f"case {i}"), tuple(c["args"]), dict(c.get("kwargs", {})),
-                         bool(c.get("hidden", False))) for i, c in enumerate(generated, 1)]
-        except Exception as error:
-            raise GradingError(f"{problem.folder / 'cases.py'}: cases() failed: {type(error).__name__}: {error}") \
-                from error
+        return cases_of(problem).case_inputs(self, problem)
 
     def prepare(self, problem: Problem) -> list[_Case]:
         """The cases with their reference outputs, computed once per problem version and device."""
@@ -195,19 +183,17 @@ class Runner:
         return cases
 
     def fresh_case(self, problem: Problem, seed: int | None = None) -> _Case | None:
-        """The problem's fresh case (cases.py `fresh(seed)`), with its reference output: new inputs every
+        """The problem's fresh case (cases.py `fresh(seed)`, a LeetGPU challenge's functional test drawn again),
+        with its reference output: new inputs every
         grading (a random seed unless one is given), never shown, so that no table of the answers a report
         showed can pass. None where the problem has no generator."""
         if not kind_of(problem).has_fresh_cases(problem):
             return None
         seed = secrets.randbits(63) if seed is None else seed
         with _PREPARING:
-            try:
-                made = problem.module("cases").fresh(seed)
-                case = Case(FRESH_CASE_NAME, tuple(made["args"]), dict(made.get("kwargs", {})), hidden=True)
-            except Exception as error:
-                raise GradingError(f"{problem.folder / 'cases.py'}: fresh() failed: {type(error).__name__}: "
-                                   f"{error}") from error
+            case = cases_of(problem).fresh_inputs(self, problem, seed)
+            if case is None:
+                return None
             device = device_for(problem, self.pool)
             kept = self._reference_kept_for(problem, device)
             try:

@@ -9,6 +9,7 @@ import ast
 import functools
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 from infrakata.core import pysource
 from infrakata.core.grading.results import Finding
@@ -171,3 +172,35 @@ def runs_without_torch(source: str) -> bool:
                 return False
             imported.add(node.module.partition(".")[0])
     return not torch_names or not (read & (torch_names | _NAMES_BY_STRING) or imported & _MODULES_BY_STRING)
+
+
+# Solutions kata does not run, by what marks them, and what would run them (LeetGPU's languages).
+_FOREIGN_FILES = {".cu": ("CUDA C++", "nvcc and an NVIDIA GPU"), ".cuh": ("CUDA C++", "nvcc and an NVIDIA GPU"),
+                  ".mojo": ("Mojo", "the Mojo toolchain and a GPU it supports"),
+                  ".\U0001f525": ("Mojo", "the Mojo toolchain and a GPU it supports")}
+_FOREIGN_IMPORTS = {"cutlass": ("CuTe DSL", "CUTLASS's Python DSL on an NVIDIA GPU"),
+                    "jax": ("JAX", "JAX with its GPU backend")}
+
+
+def foreign_language(path: Path | str, source: str) -> str | None:
+    """Why a solution in a language kata does not run is refused (CUDA C++, Mojo, CuTe, JAX): the message, naming
+    the language and what would run it; None for a Python solution in Triton or PyTorch."""
+    found = _FOREIGN_FILES.get(Path(path).suffix.lower())
+    if found is None:
+        try:
+            tree = pysource.tree(source)
+        except (SyntaxError, ValueError):
+            return None
+        # The module's own imports: a function may import JAX for a reference beside the torch one (LeetGPU's
+        # challenges have a `reference_impl_jax`), and a solution that does still runs.
+        modules = {alias.name.partition(".")[0] for node in tree.body if isinstance(node, ast.Import)
+                   for alias in node.names}
+        modules |= {node.module.partition(".")[0] for node in tree.body
+                    if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+        found = next((_FOREIGN_IMPORTS[m] for m in _FOREIGN_IMPORTS if m in modules), None)
+    if found is None:
+        return None
+    language, runs_it = found
+    return (f"{path}: a {language} solution, which kata does not run: it grades Python solutions in Triton or "
+            f"PyTorch (on the CPU through Triton's interpreter, or on your GPU). {language} needs {runs_it}: grade it "
+            f"on LeetGPU's own runner, or start from the Triton or PyTorch starter (`kata start <slug>`)")

@@ -1,0 +1,173 @@
+"""The `leetgpu` kind: a clone of LeetGPU's public set read as it is, at run time. The set itself is not here (its
+licence forbids copies): tests/fixtures/leetgpu-set is a few challenges of our own in its format, with an output
+graded in place, unsigned integer outputs, a reference that uses the set's shared helpers, a test over the CPU
+budget, and starters in CUDA C++ besides Triton and PyTorch. Through the real `kata`, both streams read."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+from conftest import KATA, REPO
+
+SET = REPO / "tests" / "fixtures" / "leetgpu-set"
+CUDA = torch.cuda.is_available()
+
+TRITON_SCALE = '''# kata: leetgpu-1-vector-scale
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x, y, n, alpha, BLOCK_SIZE: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offs < n
+    tl.store(y + offs, tl.load(x + offs, mask=mask) * alpha, mask=mask)
+
+
+def solve(X: torch.Tensor, Y: torch.Tensor, N: int, alpha: float):
+    BLOCK_SIZE = 1024
+    scale_kernel[(triton.cdiv(N, BLOCK_SIZE),)](X, Y, N, alpha, BLOCK_SIZE)
+'''
+
+
+@pytest.fixture
+def kata(tmp_path: Path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "COLUMNS": "200"}
+        return subprocess.run([str(KATA), "--problems", str(SET), *args], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=240, check=False)
+    return run
+
+
+def test_a_clone_loads_every_challenge_under_its_own_prefixed_slug(kata):
+    listed = {p["slug"]: p for p in json.loads(kata("list", "--json").stdout) if p["kind"] == "leetgpu"}
+    assert sorted(listed) == ["leetgpu-1-vector-scale", "leetgpu-2-hash-words", "leetgpu-3-row-softmax",
+                              "leetgpu-4-long-sum"]
+    assert (listed["leetgpu-1-vector-scale"]["difficulty"], listed["leetgpu-3-row-softmax"]["difficulty"]) == (
+        "Easy", "Medium")
+    shown = kata("show", "leetgpu-1-vector-scale").stdout
+    assert "Multiply every element of X by alpha" in shown and "Output: Y = [2.0, 4.0, 6.0]" in shown
+    assert "is left out" in " ".join(shown.split())  # the CPU rule, said for every challenge
+
+
+def test_a_triton_solution_is_graded_on_the_example_and_functional_tests(kata, tmp_path):
+    solution = tmp_path / "scale.py"
+    solution.write_text(TRITON_SCALE)
+    report = json.loads(kata("run", str(solution), "--json").stdout)
+    assert report["verdict"] == "accepted", report
+    assert [c["name"] for c in report["cases"]][:2] == ["example 1 (N=3, alpha=2.0)", "functional 1 (N=1, alpha=0.5)"]
+    assert len(report["cases"]) == 6  # its described tensors (RandTensor, OutTensor) made too, and the fresh case
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(TRITON_SCALE.replace("* alpha", "* alpha + (offs == 0)"))
+    failed = json.loads(kata("run", str(wrong), "--json").stdout)
+    assert failed["verdict"] == "wrong_answer"
+    assert failed["cases"][0]["message"].startswith("Y after the call[0]: expected 2, got 3")
+
+
+def test_an_input_changed_in_place_fails_and_unsigned_outputs_are_exact(kata, tmp_path):
+    changes = tmp_path / "changes.py"
+    changes.write_text("# kata: leetgpu-1-vector-scale\ndef solve(X, Y, N, alpha):\n    X.mul_(alpha)\n"
+                       "    Y.copy_(X)\n")
+    assert json.loads(kata("run", str(changes), "--json").stdout)["verdict"] == "wrong_answer"
+    hashes = tmp_path / "hashes.py"
+    hashes.write_text("# kata: leetgpu-2-hash-words\nimport torch\n\n\ndef solve(words, hashes, N):\n"
+                      "    mixed = (words.to(torch.int64) * 2654435761) & 0xFFFFFFFF\n"
+                      "    hashes.copy_(mixed.to(torch.int32).view(torch.uint32))\n")
+    assert json.loads(kata("run", str(hashes), "--json").stdout)["verdict"] == "accepted"
+    hashes.write_text(hashes.read_text().replace("& 0xFFFFFFFF", "& 0xFFFFFFFE"))
+    report = json.loads(kata("run", str(hashes), "--json").stdout)
+    assert report["verdict"] == "wrong_answer" and "uint32" in report["cases"][0]["message"]
+
+
+def test_a_reference_that_uses_the_sets_shared_helpers_grades(kata, tmp_path):
+    solution = tmp_path / "softmax.py"
+    solution.write_text("# kata: leetgpu-3-row-softmax\nimport torch\n\n\ndef solve(input, output, rows, cols):\n"
+                        "    output.copy_(torch.softmax(input, dim=-1))\n")
+    assert json.loads(kata("run", str(solution), "--json").stdout)["verdict"] == "accepted"
+
+
+@pytest.mark.skipif(CUDA, reason="without CUDA only: there every test runs")
+def test_a_test_over_the_cpu_budget_is_left_out_and_said(kata, tmp_path):
+    solution = tmp_path / "sum.py"
+    solution.write_text("# kata: leetgpu-4-long-sum\nimport torch\n\n\ndef solve(input, output, N):\n"
+                        "    output.copy_(input.sum().reshape(1))\n")
+    report = json.loads(kata("run", str(solution), "--json").stdout)
+    assert report["verdict"] == "accepted" and len(report["cases"]) == 3  # the fresh case too
+    assert "left out without CUDA, each over 4,194,304 elements" in report["cases"][0]["note"]
+    assert "functional 2 (N=5000000)" in report["cases"][0]["note"]
+    shown = " ".join(kata("show", "leetgpu-4-long-sum").stdout.split())
+    assert "On this machine: left out without CUDA, each over 4,194,304 elements" in shown
+    assert "functional 2 (N=5000000) (2 graded: example 1 (N=4), functional 1 (N=10))" in shown
+    shown = " ".join(kata("show", "leetgpu-1-vector-scale").stdout.split())
+    assert "On this machine: every test is graded here (5 graded" in shown
+
+
+def test_a_cuda_only_solution_is_refused_naming_its_language(kata, tmp_path):
+    starter = SET / "challenges" / "easy" / "1_vector_scale" / "starter" / "starter.cu"
+    done = kata("run", str(starter), "--problem", "leetgpu-1-vector-scale")
+    assert done.returncode == 2
+    said = " ".join(done.stderr.split())
+    assert "a CUDA C++ solution, which kata does not run" in said and "nvcc and an NVIDIA GPU" in said
+    jax = tmp_path / "scale_jax.py"
+    jax.write_text("# kata: leetgpu-1-vector-scale\nimport jax.numpy as jnp\n\n\ndef solve(X, Y, N, alpha):\n"
+                   "    Y.copy_(jnp.asarray(X) * alpha)\n")
+    done = kata("run", str(jax))
+    assert done.returncode == 2 and "a JAX solution, which kata does not run" in " ".join(done.stderr.split())
+    # A JAX import inside a function (as a challenge's reference_impl_jax has) leaves a PyTorch solution graded.
+    jax.write_text("# kata: leetgpu-1-vector-scale\nimport torch\n\n\ndef solve(X, Y, N, alpha):\n"
+                   "    torch.mul(X, alpha, out=Y)\n\n\ndef with_jax(X, alpha):\n    import jax.numpy as jnp\n\n"
+                   "    return jnp.asarray(X) * alpha\n")
+    assert json.loads(kata("run", str(jax), "--json").stdout)["verdict"] == "accepted"
+
+
+def test_start_copies_the_triton_starter_and_progress_is_the_challenges_own(kata, tmp_path):
+    started = kata("start", "leetgpu-1-vector-scale", str(tmp_path))
+    written = tmp_path / "leetgpu_1_vector_scale.py"
+    assert started.returncode == 0 and written.read_text().startswith("# kata: leetgpu-1-vector-scale\n")
+    assert "scale_kernel[(triton.cdiv(N, BLOCK_SIZE),)]" in written.read_text()
+    written.write_text(TRITON_SCALE)
+    assert kata("run", str(written)).returncode == 0
+    progress = {p["slug"]: p["progress"] for p in json.loads(kata("list", "--json").stdout)}
+    assert progress["leetgpu-1-vector-scale"]["accepted"] and progress["leetgpu-1-vector-scale"]["total"] == 6
+    assert progress["leetgpu-2-hash-words"] is None
+    assert re.search(r"^leetgpu-1-vector-scale .* solved$", kata("list").stdout, re.M)
+
+
+def test_a_broken_challenge_is_named_with_its_line_and_the_rest_load(tmp_path):
+    clone = tmp_path / "clone"
+    shutil.copytree(SET, clone)
+    broken = clone / "challenges" / "easy" / "1_vector_scale" / "challenge.py"
+    broken.write_text(broken.read_text().replace("    atol = 1e-05", "    tolerance = 1e-05"))
+    done = subprocess.run([str(KATA), "--problems", str(clone), "list", "--json"], capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}, timeout=120,
+                          check=False)
+    assert f"{broken}:8: class Challenge sets no atol as a constant" in done.stderr
+    loaded = {p["slug"] for p in json.loads(done.stdout) if p["kind"] == "leetgpu"}
+    assert loaded == {"leetgpu-2-hash-words", "leetgpu-3-row-softmax", "leetgpu-4-long-sum"}
+
+
+def test_a_table_of_the_fixed_tests_answers_fails_the_hidden_fresh_case(kata, tmp_path):
+    """The fixed tests are the same at every grading (their random inputs drawn after one seed), so a solution
+    can learn their answers from one run's output; the fresh case, drawn anew, is what such a table fails."""
+    learner = tmp_path / "learner.py"
+    learner.write_text("# kata: leetgpu-1-vector-scale\nimport torch\n\n\ndef solve(X, Y, N, alpha):\n"
+                       "    torch.mul(X, alpha, out=Y)\n    print(repr(round(float(X.sum()), 4)), Y.tolist())\n")
+    first = json.loads(kata("run", str(learner), "--json").stdout)
+    assert first["verdict"] == "accepted" and first["cases"][-1]["name"].startswith("fresh inputs")
+    table = dict(line.split(" ", 1) for line in first["output"].splitlines())
+    table_solution = tmp_path / "table.py"
+    table_solution.write_text(f"# kata: leetgpu-1-vector-scale\nimport torch\n\nTABLE = {table!r}\n\n\n"
+                              "def solve(X, Y, N, alpha):\n"
+                              "    answer = TABLE.get(repr(round(float(X.sum()), 4)), '[]')\n"
+                              "    Y.copy_(torch.tensor(eval(answer) or [0.0] * N))\n")
+    report = json.loads(kata("run", str(table_solution), "--json").stdout)
+    assert report["verdict"] == "wrong_answer"
+    assert [c["status"] for c in report["cases"]] == ["passed"] * 5 + ["failed"]
