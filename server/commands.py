@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
 from infrakata.core.grading.pipeline import CannotGrade
@@ -193,7 +194,8 @@ def register(server: KataServer) -> None:
         uri = parse(BENCHMARK, DocumentArguments, arguments).uri
         problem, source = _solution(ls, BENCHMARK, uri)
         if not problem.benchmarked:
-            raise JsonRpcInvalidParams(f"{BENCHMARK}: {problem.slug} has no benchmark (no [benchmark] table)")
+            raise JsonRpcInvalidParams(f"{BENCHMARK}: {problem.slug} has no benchmark: "
+                                       f"{kind_of(problem).without_benchmark(problem)}")
         key = f"{uri}#benchmark"
         path = Path(to_fs_path(uri) or uri)
 

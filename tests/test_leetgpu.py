@@ -135,6 +135,8 @@ def test_start_copies_the_triton_starter_and_progress_is_the_challenges_own(kata
     assert "scale_kernel[(triton.cdiv(N, BLOCK_SIZE),)]" in written.read_text()
     written.write_text(TRITON_SCALE)
     assert kata("run", str(written)).returncode == 0
+    benched = kata("bench", str(written))
+    assert benched.returncode == 2 and "kata bench does not time LeetGPU challenges yet" in benched.stderr
     progress = {p["slug"]: p["progress"] for p in json.loads(kata("list", "--json").stdout)}
     assert progress["leetgpu-1-vector-scale"]["accepted"] and progress["leetgpu-1-vector-scale"]["total"] == 6
     assert progress["leetgpu-2-hash-words"] is None

@@ -143,6 +143,9 @@ class ProblemKind(Protocol):
     def has_fresh_cases(self, problem: Problem) -> bool:
         """Whether the problem makes a fresh hidden case at every grading (cases.py `fresh(seed)`)."""
 
+    def without_benchmark(self, problem: Problem) -> str:
+        """Why `kata bench` does not apply to a problem of this kind that has no benchmark, and what to do."""
+
 
 class Native:
     name = "native"
@@ -198,6 +201,9 @@ class Native:
     def has_fresh_cases(self, problem: Problem) -> bool:
         return "fresh" in defined_functions(problem.folder / "cases.py")
 
+    def without_benchmark(self, problem: Problem) -> str:
+        return f"no [benchmark] table in {problem.folder / 'problem.toml'} (problems/FORMAT.md says how to add one)"
+
 
 class Codestar:
     name = "codestar"
@@ -243,6 +249,9 @@ class Codestar:
 
     def has_fresh_cases(self, problem: Problem) -> bool:
         return False  # its format has none: test_code's cases are all it runs
+
+    def without_benchmark(self, problem: Problem) -> str:
+        return "a codestar problem is graded on its test_code only; its format has no benchmark"
 
 
 # What marks a Python file as a KernelBench problem (any one of its three names), read as text so that a
@@ -301,6 +310,9 @@ class KernelBench:
 
     def has_fresh_cases(self, problem: Problem) -> bool:
         return True  # a last trial on a seed drawn at every grading
+
+    def without_benchmark(self, problem: Problem) -> str:
+        return ""  # every KernelBench problem has one: its Model is the baseline
 
 
 LEETGPU_BASE = Path("core") / "challenge_base.py"  # in the set's challenges/ folder
@@ -361,6 +373,10 @@ class LeetGpu:
 
     def has_fresh_cases(self, problem: Problem) -> bool:
         return True  # its functional tests drawn again (core/grading/leetgpu.py fresh)
+
+    def without_benchmark(self, problem: Problem) -> str:
+        return ("kata bench does not time LeetGPU challenges yet: its performance test (generate_performance_test "
+                "in challenge.py) is timed by LeetGPU's own runner (docs/LEETGPU.md)")
 
 
 KINDS: dict[str, ProblemKind] = {kind.name: kind for kind in (Native(), Codestar(), KernelBench(), LeetGpu())}

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.loading import MISSING_PROBLEM_PATH, Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import find_workspace, load_settings
@@ -438,7 +439,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     source = read_solution(path)
     problem = ctx.problem_for(path, source, args.problem)
     if not problem.benchmarked:
-        raise CannotGrade(f"{problem.slug} has no benchmark (no [benchmark] table in problem.toml)")
+        raise CannotGrade(f"{problem.slug} has no benchmark: {kind_of(problem).without_benchmark(problem)}")
     pool = ctx.pool()
     if pool.wait_ready().get("interpret_cleared"):
         ctx.err.print(f"[yellow]note:[/] {escape(INTERPRET_CLEARED_NOTE)}")
