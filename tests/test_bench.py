@@ -97,8 +97,8 @@ WHY = {
     "small_shapes_only.py": "timed shape (513,)",
     "returns_lazy_tensor.py": "a torch.Tensor subclass (Deferred) was returned",
     "eager_torch.py": "eager torch work outside a Triton kernel is not allowed in this problem (aten.",
-    # Right values returned, from a copy: the arguments it should have rotated in place are checked too.
-    "rotates_a_reshaped_copy.py": "q (written by the call)",
+    # A copy made by reshape is eager work outside the launch: the kata's eager rule refuses it first.
+    "rotates_a_reshaped_copy.py": "a call may only allocate tensors",
 }
 
 

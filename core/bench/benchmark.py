@@ -27,7 +27,7 @@ from infrakata.core.grading import static
 from infrakata.core.grading.calls import reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison
 from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, GradingError, error_case, too_many_launches_message
-from infrakata.core.grading.runner import tolerance_of
+from infrakata.core.grading.runner import Runner, tolerance_of
 from infrakata.core.limits import COPY_TIMEOUT_S
 from infrakata.core.progress import store
 from infrakata.core.sandbox import procfs
@@ -145,6 +145,11 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                             "interpreter" if info.get("triton") else
                             "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
                             "only): only a solution without Triton can pass the correctness gate")
+    if not cuda:
+        broken = _rule_broken(problem, source, path, pool, cancel)
+        if broken is not None:
+            report.gate_message, report.line = broken
+            return report
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
     session = _BenchWorkers(problem, problem.benchmark, pool, cancel, cuda)
     try:
@@ -192,6 +197,18 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
             report.best = record_best(workspace, report)
     judge_performance(report, problem.benchmark.gate)
     return report
+
+
+def _rule_broken(problem: Problem, source: str, path: Path | str, pool: WorkerPool,
+                 cancel: CancelToken | None) -> tuple[str, int | None] | None:
+    """Without CUDA, the kata's rules that the Triton interpreter measures in a grading (tiles, traffic,
+    provenance, the eager guard: docs/KERNELS.md) hold for the benchmark too: the first case `kata run` finds
+    forbidden, as (message, line); None where none is. Wrong values are left to the gate's own shapes."""
+    graded = Runner(pool).run(problem, source, path, cancel=cancel)
+    if graded.verdict != "forbidden":
+        return None
+    case = next(c for c in graded.cases if c.status != "passed")
+    return f"line {case.line}: forbidden in {case.name}: {case.message}", case.line
 
 
 def gate_words(gate: Gate) -> str:

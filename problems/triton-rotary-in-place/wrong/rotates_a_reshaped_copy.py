@@ -1,7 +1,8 @@
 # expect: forbidden
 # why: flattens q and k with reshape to make them contiguous first; q and k are views of a wider qkv
 #      tensor, so reshape returns a copy, the kernel rotates the copy, and the caller's q and k never change
-#      (the returned tensors are right: only the graded arguments show it)
+#      (the returned tensors are right: only the graded arguments would show it). The copy is eager work
+#      outside the launch, refused first by the kata's eager rule
 import torch
 import triton
 import triton.language as tl
