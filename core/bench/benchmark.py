@@ -145,6 +145,10 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
                             "interpreter" if info.get("triton") else
                             "throughput needs a CUDA GPU, and Triton is not installed here (Linux on x86-64 "
                             "only): only a solution without Triton can pass the correctness gate")
+    try:
+        pool.check_isolation()  # before the rules' grading, which would open workers the policy refuses
+    except SandboxUnavailable as error:  # strict isolation without a layer
+        raise GradingError(f"{problem.slug}: cannot benchmark: {error}") from None
     if not cuda:
         broken = _rule_broken(problem, source, path, pool, cancel)
         if broken is not None:
@@ -153,7 +157,6 @@ def run_benchmark(problem: Problem, source: str, path: Path | str, pool: WorkerP
     timed_shapes = [tuple(s) for s in (problem.benchmark.shapes if shapes is None and cuda else shapes or ())]
     session = _BenchWorkers(problem, problem.benchmark, pool, cancel, cuda)
     try:
-        pool.check_isolation()
         with session, session.open_solution(source, filename) as solution, session.open_reference() as reference:
             if cancel is not None and cancel.cancelled:
                 raise Rejected("cancelled")
@@ -204,7 +207,11 @@ def _rule_broken(problem: Problem, source: str, path: Path | str, pool: WorkerPo
     """Without CUDA, the kata's rules that the Triton interpreter measures in a grading (tiles, traffic,
     provenance, the eager guard: docs/KERNELS.md) hold for the benchmark too: the first case `kata run` finds
     forbidden, as (message, line); None where none is. Wrong values are left to the gate's own shapes."""
-    graded = Runner(pool).run(problem, source, path, cancel=cancel)
+    runner = Runner(pool)
+    try:
+        graded = runner.run(problem, source, path, cancel=cancel)
+    finally:
+        runner.close()  # its kept reference worker would outlive the benchmark
     if graded.verdict != "forbidden":
         return None
     case = next(c for c in graded.cases if c.status != "passed")
