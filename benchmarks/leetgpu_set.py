@@ -18,6 +18,7 @@ import difflib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -130,10 +131,16 @@ def _likeness(stem: str, folder: str) -> float:
 
 def _oracle_accepts(problem, path: Path) -> bool:
     """The in-process oracle: the solution and the reference called here on the same tests (those kata grades
-    without CUDA), outputs within the challenge's tolerances, every other argument unchanged."""
+    without CUDA), each call within the challenge's time limit, outputs within its tolerances, every other
+    argument unchanged. Not the fresh case: a solution right on the fixed tests and wrong on fresh inputs is
+    a miss of this oracle's, said as one."""
     import torch
     from infrakata.core.grading.leetgpu import cases, reference
 
+    def over_time(signum, frame):
+        raise TimeoutError(f"a test ran past the challenge's {problem.time_limit:g} s")
+
+    signal.signal(signal.SIGALRM, over_time)
     namespace: dict = {"__name__": f"solution_{path.stem}"}
     try:
         exec(compile(path.read_text(), str(path), "exec"), namespace)
@@ -143,7 +150,11 @@ def _oracle_accepts(problem, path: Path) -> bool:
             want = [a.clone() if isinstance(a, torch.Tensor) else a for a in case.args]
             got = [a.clone() if isinstance(a, torch.Tensor) else a for a in case.args]
             reference(problem)(*want)
-            namespace["solve"](*got)
+            signal.alarm(int(problem.time_limit))  # kata's limit on a case's call
+            try:
+                namespace["solve"](*got)
+            finally:
+                signal.alarm(0)
             for name, w, g in zip(parameters, want, got, strict=False):
                 if not isinstance(w, torch.Tensor):
                     continue
