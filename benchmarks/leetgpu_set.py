@@ -150,11 +150,11 @@ def _oracle_accepts(problem, path: Path) -> bool:
             want = [a.clone() if isinstance(a, torch.Tensor) else a for a in case.args]
             got = [a.clone() if isinstance(a, torch.Tensor) else a for a in case.args]
             reference(problem)(*want)
-            signal.alarm(int(problem.time_limit))  # kata's limit on a case's call
+            signal.setitimer(signal.ITIMER_REAL, problem.time_limit)  # kata's limit on a case's call
             try:
                 namespace["solve"](*got)
             finally:
-                signal.alarm(0)
+                signal.setitimer(signal.ITIMER_REAL, 0)
             for name, w, g in zip(parameters, want, got, strict=False):
                 if not isinstance(w, torch.Tensor):
                     continue
