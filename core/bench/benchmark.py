@@ -207,11 +207,8 @@ def _rule_broken(problem: Problem, source: str, path: Path | str, pool: WorkerPo
     """Without CUDA, the kata's rules that the Triton interpreter measures in a grading (tiles, traffic,
     provenance, the eager guard: docs/KERNELS.md) hold for the benchmark too: the first case `kata run` finds
     forbidden, as (message, line); None where none is. Wrong values are left to the gate's own shapes."""
-    runner = Runner(pool)
-    try:
+    with Runner(pool) as runner:  # closed: its kept reference worker would outlive the benchmark
         graded = runner.run(problem, source, path, cancel=cancel)
-    finally:
-        runner.close()  # its kept reference worker would outlive the benchmark
     if graded.verdict != "forbidden":
         return None
     case = next(c for c in graded.cases if c.status != "passed")

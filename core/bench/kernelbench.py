@@ -60,7 +60,8 @@ def run_kernelbench_bench(problem: Problem, source: str, path: Path | str, pool:
     cuda = bool(info.get("cuda"))
     report = BenchReport(problem.slug, str(path), UNIT,
                          device="cuda" if cuda else "cpu (Triton interpreter)" if info.get("interpret") else "cpu")
-    graded = Runner(pool).run(problem, source, path, cancel=cancel)
+    with Runner(pool) as runner:  # closed: its kept reference worker would outlive the benchmark
+        graded = runner.run(problem, source, path, cancel=cancel)
     failed = next((case for case in graded.cases if case.status != "passed"), None)
     report.cancelled = graded.cancelled
     report.line = failed.line if failed is not None else graded.entry_line

@@ -205,7 +205,8 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> int:
     from infrakata.core.grading.kinds import cases_of
     from infrakata.core.grading.runner import Runner
 
-    note = cases_of(problem).machine_note(Runner(ctx.pool()), problem)
+    with Runner(ctx.pool()) as runner:
+        note = cases_of(problem).machine_note(runner, problem)
     if note:
         console.print(f"[bold]On this machine:[/] {escape(note)}")
     return 0

@@ -123,6 +123,12 @@ class Runner:
         with _PREPARING:
             self._drop_kept_reference()
 
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     # -- the trusted side -------------------------------------------------------------------
 
     def reference(self, problem: Problem) -> Callable[..., Any]:

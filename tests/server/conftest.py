@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 import pytest_lsp
+from infrakata.core.sandbox.protocol import SPARE_NAME
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -37,6 +38,37 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "error::pytest_lsp.LspSpecificationWarning")
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces, so split after its closing parenthesis.
+        if int(stat.rpartition(")")[2].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def _killed_or_gone(pid: int) -> bool:
+    """Exited (a zombie, or gone), or with a SIGKILL pending: it runs no more of the solution."""
+    try:
+        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                      if ":\t" in line)
+    except OSError:
+        return True
+    pending = int(status["SigPnd"], 16) | int(status["ShdPnd"], 16)
+    return status["State"][0] in "ZX" or bool(pending & (1 << (9 - 1)))
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 class KataClient(LanguageClient):
     """Records diagnostics (with their versions), kata/result, lens refreshes and progress."""
 
@@ -51,6 +83,16 @@ class KataClient(LanguageClient):
         self.message_answer: str | None = None  # the action title a request is answered with ("*": the first)
         self.root = Path()
         self._news = asyncio.Event()
+
+    def solution_workers(self) -> list[int]:
+        """Solution processes still running: the live children of the server's zygotes (the torch-free one too,
+        once a run needed it), but for the workers they keep started ahead of need (named kata-spare until they
+        are given a run)."""
+        zygotes = [pid for pid in _children(self._server.pid)
+                   if b"infrakata.core.sandbox.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        assert zygotes
+        return [pid for zygote in zygotes for pid in _children(zygote)
+                if not _killed_or_gone(pid) and _name(pid) != SPARE_NAME.decode()]
 
     def news(self) -> None:
         self._news.set()

@@ -10,7 +10,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pygls.uris import to_fs_path
 
 from .conftest import WRONG, KataClient
-from .test_stale_runs import LOOP, _workers
+from .test_stale_runs import LOOP
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -40,7 +40,7 @@ async def test_cancelling_the_progress_kills_the_run(shared: KataClient, uri: st
     with pytest.raises(JsonRpcRequestCancelled):
         await command
     await shared.wait_for(lambda: shared.progress_reports[token][-1].kind == "end")
-    assert _workers(shared) == []
+    assert shared.solution_workers() == []
 
 
 async def test_kata_cancel_kills_the_run_of_a_document(shared: KataClient, uri: str):
@@ -49,7 +49,7 @@ async def test_kata_cancel_kills_the_run_of_a_document(shared: KataClient, uri: 
     assert await shared.command("kata.cancel", uri) is None
     with pytest.raises(JsonRpcRequestCancelled):
         await command
-    assert _workers(shared) == []
+    assert shared.solution_workers() == []
 
 
 async def test_run_on_a_file_no_problem_claims_says_how_to_claim_it(shared: KataClient, uri: str):
@@ -119,6 +119,7 @@ async def test_benchmark_gates_on_correctness_and_titles_its_lens(shared: KataCl
     result = await shared.command("kata.benchmark", uri)
     assert result["correct"] is False and result["line"] == 4
     assert "NotImplementedError" in result["gate_message"]
+    assert shared.solution_workers() == []  # the rules' grading closed its workers with the benchmark
     # The command's result is the notification's, with the headline a client without progress shows (Neovim 0.7).
     assert shared.benchmarks[-1] == {"uri": uri, "result": {k: v for k, v in result.items() if k != "summary"}}
     assert result["summary"].startswith("quantized-adamw-8bit: rejected: correctness shape (7,)")

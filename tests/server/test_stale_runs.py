@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from infrakata.core.sandbox.protocol import SPARE_NAME
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 
@@ -17,48 +14,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 LOOP = "# kata: fixture-scale\ndef scale(x, factor):\n    while True:\n        pass\n"
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: comm may hold spaces, so split after its closing parenthesis.
-        if int(stat.rpartition(")")[2].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
-
-
-def _killed_or_gone(pid: int) -> bool:
-    """Exited (a zombie, or gone), or with a SIGKILL pending: it runs no more of the solution."""
-    try:
-        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                      if ":\t" in line)
-    except OSError:
-        return True
-    pending = int(status["SigPnd"], 16) | int(status["ShdPnd"], 16)
-    return status["State"][0] in "ZX" or bool(pending & (1 << (9 - 1)))
-
-
-def _workers(client: KataClient) -> list[int]:
-    """Solution processes still running: the live children of the server's zygotes (the torch-free one too,
-    once a run needed it), but for the workers they keep started ahead of need (named kata-spare until they
-    are given a run)."""
-    zygotes = [pid for pid in _children(client._server.pid)
-               if b"infrakata.core.sandbox.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    assert zygotes
-    return [pid for zygote in zygotes for pid in _children(zygote)
-            if not _killed_or_gone(pid) and _name(pid) != SPARE_NAME.decode()]
-
-
-def _name(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip()
-    except OSError:
-        return ""
-
-
 async def test_rapid_saves_end_with_the_diagnostics_of_the_last_content(shared: KataClient, uri: str):
     shared.open(uri, CORRECT)
     await shared.diagnostics_for(uri, 1)
@@ -68,7 +23,7 @@ async def test_rapid_saves_end_with_the_diagnostics_of_the_last_content(shared: 
     versions = [p.version for p in shared.published[uri]]
     assert versions == sorted(versions)  # never back to an older version
     assert not {2, 4} & {r["version"] for r in shared.results if r["uri"] == uri}  # the loops were killed
-    assert _workers(shared) == []
+    assert shared.solution_workers() == []
 
 
 async def test_a_save_kills_the_run_a_command_started(shared: KataClient, uri: str):
@@ -78,7 +33,7 @@ async def test_a_save_kills_the_run_a_command_started(shared: KataClient, uri: s
     with pytest.raises(JsonRpcRequestCancelled):
         await command
     assert await shared.diagnostics_for(uri, 2) == []
-    assert _workers(shared) == []
+    assert shared.solution_workers() == []
 
 
 async def test_a_reopened_document_counts_its_versions_afresh(shared: KataClient, uri: str):
