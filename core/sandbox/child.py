@@ -32,7 +32,7 @@ from infrakata.core import torch_stand_in
 from infrakata.core.limits import MEMORY_COUNTED, MIB, WorkerLimits
 from infrakata.core.sandbox import kernel_cache, trace, tripwires
 from infrakata.core.sandbox.confine import Confinement, Spare
-from infrakata.core.sandbox.libc import c_library
+from infrakata.core.sandbox.libc import PR_SET_NAME, c_library
 from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import (
     HARNESS_FAILED,
@@ -61,8 +61,6 @@ if TYPE_CHECKING:
     from infrakata.core.sandbox.kernel_meter import Meter  # torch: imported by a run that has an arena (tensors)
 
 SOLUTION_MODULE = "solution"
-PR_SET_CHILD_SUBREAPER = 36
-PR_SET_NAME = 15
 ONEDNN_FLOOR_BYTES = 64 * MIB  # below this memory limit a worker does without oneDNN (apply_limits)
 _limits: WorkerLimits | None = None  # this process's, once applied: memory messages quote them
 NEEDS_TORCH = ErrorInfo("TorchNotLoaded", "the solution's code reached torch in a worker without it", "needs_torch")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from infrakata.core.sandbox import landlock, policy, seccomp
-from infrakata.core.sandbox.libc import c_library
+from infrakata.core.sandbox.libc import PR_SET_KEEPCAPS, c_library
 from infrakata.core.sandbox.lifeline import die_with_parent
 from infrakata.core.sandbox.protocol import Layer
 
@@ -32,7 +32,6 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 2, 4, 8, 32,
 MS_REC, MS_PRIVATE, MS_SLAVE, MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 0x4000, 1 << 18, 1 << 19, 1024, 2048, 1 << 21
 MNT_DETACH = 2
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
-PR_SET_KEEPCAPS = 8
 CAP_DAC_READ_SEARCH = 2
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 # A uid of its own per worker when the grader runs as root: far above any login's, unique across the

@@ -13,13 +13,12 @@ import os
 import sys
 from collections.abc import Iterable
 
-from infrakata.core.sandbox.libc import c_library
+from infrakata.core.sandbox.libc import PR_SET_NO_NEW_PRIVS, c_library
 from infrakata.core.sandbox.policy import DEVICE, EXECUTE, LINK, LIST, READ, WRITE, Grant
 
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446  # the same numbers on every architecture
 CREATE_RULESET_VERSION = 1
 RULE_PATH_BENEATH = 1
-PR_SET_NO_NEW_PRIVS = 38
 
 # File access rights, by the ABI that introduced them.
 EXECUTE_FILE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3

@@ -7,6 +7,13 @@ from __future__ import annotations
 import ctypes
 import functools
 
+# prctl(2) options (linux/prctl.h), in one place for every layer that sets one.
+PR_SET_PDEATHSIG = 1
+PR_SET_KEEPCAPS = 8
+PR_SET_NAME = 15
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+
 
 @functools.cache
 def c_library() -> ctypes.CDLL:

@@ -14,9 +14,7 @@ import select
 import signal
 import sys
 
-from infrakata.core.sandbox.libc import c_library
-
-PR_SET_PDEATHSIG = 1
+from infrakata.core.sandbox.libc import PR_SET_PDEATHSIG, c_library
 
 
 def cut(lifeline: int) -> bool:

@@ -11,11 +11,10 @@ import os
 import sys
 
 from infrakata.core.sandbox import policy
-from infrakata.core.sandbox.libc import c_library
+from infrakata.core.sandbox.libc import PR_SET_NO_NEW_PRIVS, c_library
 
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}
-PR_SET_NO_NEW_PRIVS = 38
 
 
 class SeccompUnavailable(OSError):

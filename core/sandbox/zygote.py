@@ -404,7 +404,8 @@ class Zygote:
         return pid
 
     def _start_spare(self, cuda: bool) -> None:
-        from infrakata.core.sandbox.child import PR_SET_NAME, prctl, run_spare
+        from infrakata.core.sandbox.child import prctl, run_spare
+        from infrakata.core.sandbox.libc import PR_SET_NAME
         from infrakata.core.sandbox.protocol import SPARE_NAME, ZYGOTE_NAME
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -602,7 +603,8 @@ def main() -> None:
     torch_free = TORCH_FREE in sys.argv[3:]
     # No parent-death signal here: it fires when the spawning *thread* ends. The grader's socket reads
     # end-of-file once the grader is gone, and serve() watches the parent as well.
-    from infrakata.core.sandbox.child import PR_SET_CHILD_SUBREAPER, PR_SET_NAME, prctl
+    from infrakata.core.sandbox.child import prctl
+    from infrakata.core.sandbox.libc import PR_SET_CHILD_SUBREAPER, PR_SET_NAME
     from infrakata.core.sandbox.protocol import STACK_SIGNAL, ZYGOTE_NAME
 
     prctl(PR_SET_CHILD_SUBREAPER, 1)
