@@ -22,6 +22,9 @@ ISOLATION = ("best", "strict")  # the sandbox's layers: the best this machine ha
 
 @dataclass(frozen=True)
 class Settings:
+    """How a workspace grades, merged from kata.toml (or [tool.kata]), the editor's settings and the command
+    line, each checked against SCHEMA on the way in: invalid values are reported and fall back, never raised."""
+
     grade_on: str = "save"
     debounce_ms: int = 400
     problem_paths: tuple[Path, ...] = ()

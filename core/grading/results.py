@@ -52,6 +52,9 @@ class Finding:
 
 @dataclass
 class CaseResult:
+    """One case of a grading, as every front end shows it (a diagnostic, a terminal row, a JSON object):
+    its status, the line to point at, and the figures of a wrong answer (hidden ones cleared: hide_expected)."""
+
     id: int
     name: str
     status: CaseStatus
@@ -77,6 +80,10 @@ class CaseResult:
 
 @dataclass
 class RunReport:
+    """A whole grading of one file against one problem: the verdict, its cases in order and the static findings.
+    The value every front end renders (report.report_to_dict for JSON, the CLI's rows, the server's diagnostics) and
+    the progress store records."""
+
     problem: str
     file: str
     verdict: Verdict

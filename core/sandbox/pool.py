@@ -106,6 +106,10 @@ def cuda_refusal_message(refusal: str) -> str | None:
 
 @dataclass
 class CallResult:
+    """What one call into a worker came back with, as the pool read it off the wire: the value (or the error)
+    and what the worker measured of the call. It says nothing of right or wrong: the grader compares `value`
+    (and `state`, the arguments as the call left them) with the reference's, and makes a CaseResult."""
+
     status: str  # ok | error | timeout | memory | crashed | cancelled
     value: Any = None
     state: dict[Any, Any] = field(default_factory=dict)
