@@ -133,13 +133,9 @@ class BatchGrader:
 
     def grade_source(self, submission: Submission, source: str, problem: Problem) -> ResultRow:
         from infrakata.core.grading.report import report_to_dict
-        from infrakata.core.sandbox.pool import SandboxUnavailable
 
         path = submission.file or f"<{submission.id}>"
-        try:
-            report = self._grading().run(problem, source, Path(path))
-        except SandboxUnavailable as error:
-            raise CannotGrade(f"{problem.slug}: cannot grade: {error}") from None
+        report = self._grading().run(problem, source, Path(path))  # CannotGrade where the sandbox refuses, too
         result = cast(ResultRow, {"id": submission.id, **report_to_dict(report)})
         if self.bench and problem.benchmarked and report.accepted:
             result["bench"] = self.benchmark(problem, source, path)
