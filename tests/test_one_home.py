@@ -26,6 +26,12 @@ def test_the_extension_knows_every_verdict_and_case_status():
     assert ts_union(report, "CaseStatus") == get_args(CaseStatus)
 
 
+def test_kata_grades_table_has_a_short_heading_for_every_verdict():
+    from infrakata.core.cli.grade import SHORT, VERDICT_COLUMNS
+
+    assert set(SHORT) == set(VERDICT_COLUMNS) and len(set(SHORT.values())) == len(SHORT)
+
+
 def test_the_extensions_settings_are_the_schemas():
     declared = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))["contributes"]["configuration"]
     properties = {key.removeprefix("infrakata."): value for key, value in declared["properties"].items()}

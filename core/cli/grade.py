@@ -55,10 +55,10 @@ class Tally:
         return EXIT_ACCEPTED if self.verdicts["accepted"] == self.total else EXIT_REJECTED
 
 
-VERDICT_COLUMNS = (*VERDICTS, COULD_NOT_GRADE)
-SHORT = {"accepted": "ok", "wrong_answer": "WA", "runtime_error": "RE", "time_limit_exceeded": "TLE",
+VERDICT_COLUMNS: tuple[str, ...] = (*VERDICTS, COULD_NOT_GRADE)
+SHORT: dict[str, str] = {"accepted": "ok", "wrong_answer": "WA", "runtime_error": "RE", "time_limit_exceeded": "TLE",
          "memory_limit_exceeded": "MLE", "forbidden": "forbid", "syntax_error": "syntax", "crashed": "crash",
-         COULD_NOT_GRADE: "cannot"}
+         COULD_NOT_GRADE: "cannot"}  # a column's heading in `kata grade`'s table, per verdict
 
 
 def summary_table(tally: Tally, elapsed_s: float) -> Any:

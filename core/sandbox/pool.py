@@ -104,13 +104,19 @@ def cuda_refusal_message(refusal: str) -> str | None:
             f"shows the CUDA workers' layers, and docs/SECURITY.md (CUDA workers) what each needs")
 
 
+# How a call into a worker ended: it returned ("ok") or raised ("error"); the pool stopped it (a limit, a crash,
+# a cancel); or it was not made, after an earlier call's timeout ("skipped"). A worker's load answers "started"
+# (its first word) and then "ready" where the solution loaded.
+CallStatus = Literal["ok", "error", "timeout", "memory", "crashed", "cancelled", "skipped", "started", "ready"]
+
+
 @dataclass
 class CallResult:
     """What one call into a worker came back with, as the pool read it off the wire: the value (or the error)
     and what the worker measured of the call. It says nothing of right or wrong: the grader compares `value`
     (and `state`, the arguments as the call left them) with the reference's, and makes a CaseResult."""
 
-    status: str  # ok | error | timeout | memory | crashed | cancelled
+    status: CallStatus
     value: Any = None
     state: dict[Any, Any] = field(default_factory=dict)
     error: ErrorInfo | None = None
@@ -353,7 +359,7 @@ class Worker:
         return self._result("crashed", ErrorInfo("ProtocolError", f"the solution process was stopped: {why}",
                                                  "crashed"), started)
 
-    def _result(self, status: str, error: ErrorInfo | None, started: float, printed: str = "") -> CallResult:
+    def _result(self, status: CallStatus, error: ErrorInfo | None, started: float, printed: str = "") -> CallResult:
         return CallResult(status, error=error, time_ms=(time.perf_counter() - started) * 1e3,
                           output=printed + self._read_output())
 
