@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from infrakata.core import bench as benchmark
+from infrakata.core.batch.grader import default_jobs
 from infrakata.core.bench.benchmark import BenchReport, bench_to_dict
 from infrakata.core.catalog.loading import Catalog, ProblemError
 from infrakata.core.catalog.problem import Problem
-from infrakata.core.cli.grade import default_jobs
 from infrakata.core.config import Settings, find_workspace, load_settings
 from infrakata.core.errors import KataError
 from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution

@@ -10,7 +10,7 @@ from infrakata.core.catalog.loading import Catalog, ProblemError
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings
 from infrakata.core.errors import KataError
-from infrakata.core.grading.static import top_level_functions
+from infrakata.core.pysource import top_level_functions
 
 HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
 HEADER_LINES = 10

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -10,7 +9,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from infrakata.core.batch.grader import BatchGrader, GradeOptions, hide_row, run_local
+from infrakata.core.batch.grader import BatchGrader, GradeOptions, default_jobs, hide_row, run_local
 from infrakata.core.batch.results import ResultsFile, write_junit
 from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.batch.submissions import collect
@@ -209,15 +208,3 @@ def _check_output(flag: str, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise CannotGrade(f"{flag} {path}: cannot create {path.parent} ({error.strerror or error})") from None
-
-
-def default_jobs() -> int:
-    """Three per core: a grading keeps one core busy at a time, its grader's thread or its worker, each waiting
-    for the other in turn, and a slow submission none until its limit. One per core left a fifth to a third of
-    the machine idle (benchmarks/batch_throughput.py, 1,000 mixed on 2 cores: 48 gradings/s with 2 at once,
-    66 with 4, 80 with 6 and 8, 72 with 12)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 1
-    return 3 * max(1, cores)

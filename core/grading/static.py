@@ -122,14 +122,6 @@ def find_entry_point(source: str, name: str) -> tuple[int, int] | None:
     return None
 
 
-def top_level_functions(source: str) -> set[str]:
-    try:
-        tree = pysource.tree(source)
-    except (SyntaxError, ValueError):
-        return set()
-    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-
-
 _IMPORTS_BY_STRING = frozenset({"__import__", "import_module"})
 # What reads a module or its names by a string: with them, a module that an import binds may be read unseen.
 _NAMES_BY_STRING = frozenset({"globals", "locals", "vars", "eval", "exec"})

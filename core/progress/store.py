@@ -12,9 +12,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
-
-from infrakata.core.grading.results import RunReport
+from typing import Any, Protocol
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (
@@ -59,7 +57,26 @@ def connect(workspace: Path | None) -> sqlite3.Connection:
     return connection
 
 
-def record(workspace: Path | None, report: RunReport) -> None:
+class Attempt(Protocol):
+    """What an attempt records of a grading (a grading's RunReport has it): the store knows no grader."""
+
+    @property
+    def problem(self) -> str: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def passed(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def time_ms(self) -> float: ...
+    @property
+    def cancelled(self) -> bool: ...
+
+
+def record(workspace: Path | None, report: Attempt) -> None:
     if report.cancelled:
         return
     with connect(workspace) as db:
