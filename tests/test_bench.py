@@ -412,9 +412,9 @@ def test_work_launched_after_the_timer_stops_is_rejected(pool, tmp_path):
 # -- what a benchmark leaves behind, and what it keeps -----------------------------------------------
 
 def _exported_with_counter(name: str) -> dict:
-    from infrakata.core.bench import timing as benchtime
+    from infrakata.core.sandbox import cuda_ipc
 
-    return {benchtime.IPC: [[4], [1], 0, "float32", 0, "00", 16, 0, name.encode().hex(), 0, None, False]}
+    return {cuda_ipc.IPC: [[4], [1], 0, "float32", 0, "00", 16, 0, name.encode().hex(), 0, None, False]}
 
 
 def test_the_solutions_ipc_counter_files_are_removed_after_the_benchmark(tmp_path):

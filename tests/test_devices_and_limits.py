@@ -19,7 +19,7 @@ from infrakata.core.catalog.loading import Catalog, ProblemError, load_problem
 from infrakata.core.grading.calls import device_for
 from infrakata.core.grading.runner import Runner
 from infrakata.core.limits import COMPILE_ALLOWANCE_S, CUDA_START_S, MIB, Limits
-from infrakata.core.sandbox import procfs
+from infrakata.core.sandbox import cuda_ipc, procfs
 from infrakata.core.sandbox.pool import WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
 
@@ -263,12 +263,12 @@ def test_a_paused_worker_runs_nothing_until_it_is_resumed(pool):
 # -- the benchmark's trusted check ----------------------------------------------------------------
 
 def test_forged_ipc_handles_are_refused_before_cuda_sees_them():
-    forged = {benchtime.IPC: [[4], [1], 0, "float32", 0, "not hex", 16, 0, "", 0, None, False]}
+    forged = {cuda_ipc.IPC: [[4], [1], 0, "float32", 0, "not hex", 16, 0, "", 0, None, False]}
     with pytest.raises(ValueError, match="malformed CUDA IPC handles"):
-        benchtime.import_output(forged)
+        cuda_ipc.import_output(forged)
     bad_dtype = replace_at(replace_at(forged, 5, "00ff"), 3, "object")
     with pytest.raises(ValueError):
-        benchtime.import_output(bad_dtype)
+        cuda_ipc.import_output(bad_dtype)
 
 
 @pytest.mark.parametrize("descriptor", [
@@ -276,7 +276,7 @@ def test_forged_ipc_handles_are_refused_before_cuda_sees_them():
 def test_a_forged_empty_output_is_refused(descriptor):
     """An empty CUDA output crosses as its shape alone (it has no memory to share); only an empty one."""
     with pytest.raises(ValueError):
-        benchtime.import_output({benchtime.EMPTY: descriptor})
+        cuda_ipc.import_output({cuda_ipc.EMPTY: descriptor})
 
 
 def test_the_start_event_is_queued_behind_the_device_spin(monkeypatch):
@@ -321,20 +321,20 @@ def test_host_work_before_the_launch_is_hidden_behind_the_spin_on_a_gpu():
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 def test_an_empty_cuda_output_crosses_to_the_trusted_worker():
     empty = torch.empty(0, 4, device="cuda", dtype=torch.bfloat16)
-    crossed = benchtime.import_output(benchtime.export_output((empty, 3)))
+    crossed = cuda_ipc.import_output(cuda_ipc.export_output((empty, 3)))
     assert crossed[0].shape == (0, 4) and crossed[0].dtype == torch.bfloat16 and crossed[0].is_cuda
 
 
 def replace_at(forged: dict, index: int, value) -> dict:
-    fields = list(forged[benchtime.IPC])
+    fields = list(forged[cuda_ipc.IPC])
     fields[index] = value
-    return {benchtime.IPC: fields}
+    return {cuda_ipc.IPC: fields}
 
 
 def test_plain_outputs_cross_as_they_are():
     value = (torch.arange(3), {"m": torch.ones(2)}, 7)
-    assert benchtime.import_output(benchtime.export_output(value))[2] == 7
-    assert torch.equal(benchtime.export_output(value)[1]["m"], torch.ones(2))
+    assert cuda_ipc.import_output(cuda_ipc.export_output(value))[2] == 7
+    assert torch.equal(cuda_ipc.export_output(value)[1]["m"], torch.ones(2))
 
 
 def test_a_solution_forging_handles_is_rejected_by_the_trusted_check(pool, tmp_path, catalog):
@@ -343,7 +343,7 @@ def test_a_solution_forging_handles_is_rejected_by_the_trusted_check(pool, tmp_p
 
     path = tmp_path / "forge.py"
     path.write_text("import torch\n\ndef softmax_rows(x):\n"
-                    f"    return {{{benchtime.IPC!r}: [[1], [1], 0, 'float32', 0, 'x', 4, 0, '', 0, None, 7]}}\n")
+                    f"    return {{{cuda_ipc.IPC!r}: [[1], [1], 0, 'float32', 0, 'x', 4, 0, '', 0, None, 7]}}\n")
     report = bench.run_benchmark(catalog.problems["fused-row-softmax"], path.read_text(), path, pool, shapes=[])
     assert not report.correct
     assert "the solution's output could not be read (ValueError: malformed CUDA IPC handles)" in report.gate_message

@@ -100,9 +100,9 @@ def test_layers_keep_their_floors():
     assert not {n for n in imported("kernels") if n.startswith("infrakata.core")}
 
 
-def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
+def _import_graph(root: Path, package: str, type_checking: bool = False) -> dict[str, set[str]]:
     """Module -> the modules of `package` it imports when it runs (at its top or deferred in a function;
-    not under `if TYPE_CHECKING:`, which never runs)."""
+    not under `if TYPE_CHECKING:`, which never runs, unless `type_checking`: a dependency all the same)."""
     import ast
 
     modules = {package + "".join(f".{part}" for part in path.relative_to(root).with_suffix("").parts)
@@ -111,7 +111,7 @@ def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) and not type_checking:
                 node.body = []
         found = set()
         here = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -167,3 +167,43 @@ def test_an_import_circle_is_found(tmp_path):
     (tmp_path / "d.py").write_text("from . import e\n")  # relative imports count too
     (tmp_path / "e.py").write_text("from .d import x\n")
     assert _circles(_import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.b", "pkg.a"], ["pkg.d", "pkg.e", "pkg.d"]]
+
+
+# core/'s folders, each building on those before it only (docs/ARCHITECTURE.md); the modules at core/'s top are
+# the shared leaves, under all of them.
+FOLDER_ORDER = ("sandbox", "catalog", "progress", "grading", "bench", "maintenance", "batch", "cli")
+
+
+def _backward(graph: dict[str, set[str]], package: str, order: tuple[str, ...]) -> list[str]:
+    """Each import of a folder later in `order` than the importer's own (a leaf is before every folder)."""
+    def rank(module: str) -> int:
+        folder = module.removeprefix(f"{package}.").split(".")[0]
+        return order.index(folder) + 1 if folder in order else 0
+
+    return sorted(f"{module} -> {imported}" for module, imports in graph.items() for imported in imports
+                  if rank(imported) > rank(module))
+
+
+def test_cores_folders_depend_one_way():
+    """Each folder imports only the leaves and the folders before it, deferred and type-checking imports
+    counted: a change in one never needs a change in one below it."""
+    repo = Path(__file__).resolve().parents[1]
+    graph = _import_graph(repo / "core", "infrakata.core", type_checking=True)
+    folders = {path.parent.name for path in (repo / "core").glob("*/__init__.py")}
+    assert folders == set(FOLDER_ORDER), "a folder of core/ is missing from FOLDER_ORDER (or one listed there is gone)"
+    assert not _backward(graph, "infrakata.core", FOLDER_ORDER), "\n".join(
+        _backward(graph, "infrakata.core", FOLDER_ORDER))
+    api = _import_graph(repo / "infrakata", "infrakata", type_checking=True)
+    assert not {module for imports in api.values() for module in imports
+                if module.startswith(("infrakata.core.cli", "infrakata.server"))}, "the API builds on core only"
+
+
+def test_an_import_against_the_order_is_found(tmp_path):
+    checking_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.high.b import g\n"
+    deferred = "def g():\n    from pkg.low.a import f\n"  # high on low: the order's way
+    for folder, name, text in (("low", "a.py", checking_only), ("high", "b.py", deferred)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / name).write_text(text)
+    (tmp_path / "leaf.py").write_text("from pkg.low.a import f\n")
+    graph = _import_graph(tmp_path, "pkg", type_checking=True)
+    assert _backward(graph, "pkg", ("low", "high")) == ["pkg.leaf -> pkg.low.a", "pkg.low.a -> pkg.high.b"]

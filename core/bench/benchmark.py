@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from infrakata.core import pysource
-from infrakata.core.bench.timing import counter_files
 from infrakata.core.catalog.problem import Benchmark, Gate, Problem
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import reference_filename, solution_spec
@@ -31,6 +30,7 @@ from infrakata.core.grading.runner import Runner, tolerance_of
 from infrakata.core.limits import COPY_TIMEOUT_S
 from infrakata.core.progress import store
 from infrakata.core.sandbox import procfs
+from infrakata.core.sandbox.cuda_ipc import counter_files
 from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
 
 TIME_REPS = "infrakata.core.bench.timing:time_reps"

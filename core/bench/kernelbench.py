@@ -45,9 +45,9 @@ from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
 
 UNIT = "x eager"
-TIME_TRIAL = "infrakata.core.grading.kernelbench_worker:time_trial"
-CHECK_TRIAL = "infrakata.core.grading.kernelbench_worker:check_trial"
-PRELOAD = ("infrakata.core.bench.timing", *kernelbench.PRELOAD)
+TIME_TRIAL = "infrakata.core.bench.kernelbench_trials:time_trial"
+CHECK_TRIAL = "infrakata.core.bench.kernelbench_trials:check_trial"
+PRELOAD = (*kernelbench.PRELOAD, "infrakata.core.bench.timing", "infrakata.core.bench.kernelbench_trials")
 # torch.compile(Model)'s first call compiles it (Inductor: tens of seconds for a large model), in the reference's
 # trusted worker.
 COMPILE_TIMEOUT_S = 600.0

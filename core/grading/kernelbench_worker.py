@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
-from infrakata.core.bench import timing
 from infrakata.core.sandbox import trace
 from infrakata.core.sandbox.recording import recording_to_wire
 
@@ -27,10 +26,6 @@ _equal = torch.equal
 _no_grad = torch.no_grad
 _synchronize = torch.cuda.synchronize
 _compile = torch.compile
-# The benchmark's own clocks and steps, taken as the sandbox imports this module, before the solution loads.
-_perf_counter, _call, _replaced = timing._perf_counter, timing._call, timing._replaced
-_empty_cache, _zero, _l2_flush_buffer = timing._empty_cache, timing._zero, timing._l2_flush_buffer
-_export, _import = timing.export_output, timing.import_output
 
 
 def _problem_makers() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
@@ -98,87 +93,3 @@ def trial(entry: Any, payload: dict[str, Any], *given: Any) -> dict[str, Any]:
     changed = [i for i, (x, was) in enumerate(zip(inputs, before, strict=True))
                if was is not None and not (x.shape == was.shape and _equal(x, was))]
     return {"output": output, "recording": recording_to_wire(recording), "changed": changed}
-
-
-# -- the benchmark (core/bench/kernelbench.py) ---------------------------------------------------------------
-
-_models: dict[tuple[int, bool], Any] = {}  # the models this worker times, each built once per benchmark
-_kept_output: Any = None  # the solution's last output, alive while the trusted worker checks it
-
-
-def _built(entry: Any, payload: dict[str, Any], init_inputs: list[Any], compiled: bool) -> Any:
-    key = (payload["init_seed"], compiled)
-    if key not in _models:
-        device = payload["device"]
-        _manual_seed(payload["init_seed"])
-        model = entry(*_to(init_inputs, device))
-        if isinstance(model, torch.nn.Module):
-            model = model.to(device)
-        _models[key] = _compile(model) if compiled else model
-    return _models[key]
-
-
-def _timed(entry: Any, payload: dict[str, Any], made: tuple[list[Any], list[Any]], began: float,
-           compiled: bool = False) -> tuple[Any, list[dict[str, float | None]], float]:
-    """The model's warm-up calls, then (unless this is a warm-up request) one repetition on `made`, the inputs
-    of the payload's seeds, after the device's L2 is flushed, timed as core/bench/timing.py times a kata's call.
-    -> (its output, its repetitions, the time since `began` besides the call: moving the inputs, the flush, and
-    making them where that came after `began`)."""
-    init_inputs, inputs = made
-    model = _built(entry, payload, init_inputs, compiled)
-    device, timed = payload["device"], payload["timed"]
-    output: Any = None
-    reps: list[dict[str, float | None]] = []
-    with _no_grad():
-        for _ in range(payload["warmup"]):
-            model(*_to(inputs, device))
-        if payload["repeat"]:
-            args = tuple(_to(inputs, device))
-            if timed:
-                _synchronize()
-                _empty_cache()
-                _zero(_l2_flush_buffer())
-            _manual_seed(payload["seed"])
-            output, rep = _call(model, args, timed, payload["spin_ms"])
-            reps.append(rep)
-    overhead_ms = (_perf_counter() - began) * 1e3 - sum(float(rep["wall_ms"] or 0.0) for rep in reps)
-    return output, reps, overhead_ms
-
-
-def time_trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
-    """The solution's side of a benchmark repetition: ModelNew built once (after init_seed, from init_inputs),
-    warmed up `warmup` times, then called on `inputs` after `seed` (unless `repeat` is false).
-
-    payload: init_seed, seed, device, warmup, repeat, timed, spin_ms.
-    -> {"reps", "output" (exported: on CUDA, IPC handles to it, kept alive here until the next request),
-    "replaced", "overhead_ms"}
-    """
-    global _kept_output
-    _kept_output = None
-    began = _perf_counter()
-    _kept_output, reps, overhead_ms = _timed(entry, payload, _made(payload), began)
-    return {"reps": reps, "output": _export(_kept_output), "replaced": _replaced(), "overhead_ms": overhead_ms}
-
-
-def check_trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
-    """The trusted side, in the reference's worker: Model's own repetition on the same inputs (and, with
-    `compiled`, torch.compile(Model)'s), and the solution's output compared with Model's on the device.
-
-    payload: time_trial's, plus solution_output, tolerance (compare.Tolerance's fields) and compiled.
-    -> {"reps", "compiled_reps", "overhead_ms", "comparison"}
-    """
-    from infrakata.core.grading.compare import Comparison, Tolerance, compare
-
-    try:
-        actual = _import(payload["solution_output"])
-    except (TypeError, ValueError, KeyError, RuntimeError) as error:
-        failed = Comparison(False, f"the solution's output could not be read ({type(error).__name__}: {error})")
-        return {"reps": [], "compiled_reps": [], "overhead_ms": 0.0, "comparison": vars(failed)}
-    began = _perf_counter()
-    made = _made(payload)  # once, for Model and torch.compile(Model) alike
-    expected, reps, overhead_ms = _timed(entry, payload, made, began)
-    compiled_reps: list[dict[str, float | None]] = []
-    if payload["compiled"]:
-        _, compiled_reps, _ = _timed(entry, payload, made, _perf_counter(), compiled=True)
-    comparison = compare(actual, expected, Tolerance(**payload["tolerance"])) if payload["repeat"] else Comparison(True)
-    return {"reps": reps, "compiled_reps": compiled_reps, "overhead_ms": overhead_ms, "comparison": vars(comparison)}

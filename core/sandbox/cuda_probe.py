@@ -37,7 +37,7 @@ def _launch_triton(out: torch.Tensor) -> None:
 def make_output(triton: bool) -> Any:
     """In the confined CUDA worker: the probe's output on the device, computed by a Triton kernel where
     Triton is installed, -> its IPC handles (plain data)."""
-    from infrakata.core.bench.timing import export_output
+    from infrakata.core.sandbox.cuda_ipc import export_output
 
     out = torch.empty(ELEMENTS, device="cuda", dtype=torch.float32)
     if triton:
@@ -50,7 +50,7 @@ def make_output(triton: bool) -> Any:
 
 def check_output(handles: Any) -> str:
     """In the trusted process: open the handles and compare on the device. -> "" or what went wrong."""
-    from infrakata.core.bench.timing import import_output
+    from infrakata.core.sandbox.cuda_ipc import import_output
 
     opened = import_output(handles)
     if not isinstance(opened, torch.Tensor) or not opened.is_cuda:
