@@ -8,21 +8,9 @@ regrades the open documents (KataServer.configure).
 
 from __future__ import annotations
 
-from typing import Any
-
 from lsprotocol import types
 
-from .server import KataServer  # pygls reads handlers' type hints at run time
-
-SECTION = "infrakata"
-
-
-def initialization_settings(options: Any) -> dict[str, Any]:
-    """initializationOptions: `{"infrakata": {...}}`, or the section's keys at the top level."""
-    if not isinstance(options, dict):
-        return {}
-    section = options.get(SECTION, options)
-    return section if isinstance(section, dict) else {}
+from .server import SECTION, KataServer  # pygls reads handlers' type hints at run time
 
 
 async def _pull(ls: KataServer) -> None:

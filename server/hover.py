@@ -11,7 +11,6 @@ from infrakata.core.progress import learning
 from lsprotocol import types
 
 from . import convert
-from .inlay_hints import shown_case
 
 if TYPE_CHECKING:
     from .server import KataServer
@@ -30,14 +29,12 @@ def register(server: KataServer) -> None:
         formats = document.hover if document is not None else None
         markdown = formats is None or not formats.content_format or \
             types.MarkupKind.Markdown in formats.content_format
-        shown = shown_case(ls, uri)
+        shown = ls.shown_case(uri)
         values = None if shown is None else convert.values_markdown(shown[0], params.position.line + 1, markdown)
         parts = [values] if values else []
         if params.position.line == where.start.line:
             state = ls.state(uri)
-            from .learning import workspace_of
-
-            found = learning.solution(problem, workspace_of(ls, uri))
+            found = learning.solution(problem, ls.workspace_of(uri))
             solution = found.markdown() if found.unlocked else f"*{found.locked_message()}*"
             parts += [convert.hover_markdown(problem, state.report, state.graded_version), solution]
         elif values:

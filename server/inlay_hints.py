@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from infrakata.core.grading.results import CaseResult
 from lsprotocol import types
 
 from . import convert
@@ -20,23 +19,11 @@ if TYPE_CHECKING:
     from .server import KataServer
 
 
-def shown_case(ls: KataServer, uri: str) -> tuple[CaseResult, int | None] | None:
-    """The case whose values `uri` shows, and the entry point's line: the last grading's first failing
-    case with values, while the setting is on and the document holds the text that was graded."""
-    state = ls.state(uri)
-    if not ls.settings.inline_values or state.report is None or state.graded_source is None:
-        return None
-    if uri not in ls.workspace.text_documents or ls.document(uri).source != state.graded_source:
-        return None
-    case = next((c for c in state.report.cases if c.values), None)
-    return None if case is None else (case, state.report.entry_line)
-
-
 def register(server: KataServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     def inlay_hints(ls: KataServer, params: types.InlayHintParams) -> list[types.InlayHint]:
         uri = params.text_document.uri
-        shown = shown_case(ls, uri)
+        shown = ls.shown_case(uri)
         if shown is None:
             return []
         case, entry_line = shown

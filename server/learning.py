@@ -15,16 +15,13 @@ from typing import Any
 
 import attrs
 from infrakata.core.catalog.problem import Problem
-from infrakata.core.config import find_workspace
 from infrakata.core.progress import learning
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.uris import from_fs_path, to_fs_path
 
-from .commands import START_KATA, _show, _solution, open_starter, parse
+from .arguments import HINT, NEXT, SOLUTION, START_KATA, parse
 from .server import KataServer  # pygls reads handlers' type hints at run time
-
-HINT, SOLUTION, NEXT = "kata.hint", "kata.solution", "kata.next"
 
 
 @attrs.frozen
@@ -47,16 +44,9 @@ class TargetArguments:
     """A solution file's URI or a problem slug."""
 
 
-def workspace_of(ls: KataServer, uri: str | None) -> Path | None:
-    """The workspace whose progress store applies (None: the per-user store), as `kata` finds it."""
-    if uri and "://" in uri:
-        return find_workspace(Path(to_fs_path(uri) or uri).parent)
-    return find_workspace(ls.root) if ls.root is not None else None
-
-
 def _problem(ls: KataServer, command: str, target: str) -> Problem:
     if "://" in target:
-        return _solution(ls, command, target)[0]
+        return ls.solution(command, target)[0]
     try:
         return ls.catalog.get(target)
     except LookupError as error:
@@ -91,7 +81,7 @@ def offer_next(ls: KataServer, path: Path, problem: Problem, workspace: Path | N
         answer = await ls.window_show_message_request_async(types.ShowMessageRequestParams(
             types.MessageType.Info, message, [types.MessageActionItem(action)]))
         if answer is not None and answer.title == action:
-            await open_starter(ls, following, path.parent)
+            await ls.open_starter(following, path.parent)
 
     ls.background(ask())
 
@@ -105,7 +95,7 @@ def register(server: KataServer) -> None:
         problem = ls.problem_of(uri)
         if problem is None:
             return None
-        workspace = workspace_of(ls, uri)
+        workspace = ls.workspace_of(uri)
         actions = []
         tier = learning.next_hint_tier(problem, workspace)
         if tier is not None:
@@ -128,7 +118,7 @@ def register(server: KataServer) -> None:
         args = parse(HINT, HintArguments, arguments)
         problem = _problem(ls, HINT, args.target)
         try:
-            shown = learning.hints(problem, workspace_of(ls, args.target), args.tier)
+            shown = learning.hints(problem, ls.workspace_of(args.target), args.tier)
         except learning.LearningError as error:
             raise JsonRpcInvalidParams(f"{HINT}: {error}") from None
         for item in shown:
@@ -142,7 +132,7 @@ def register(server: KataServer) -> None:
         if target is None:
             raise JsonRpcInvalidParams(f"{SOLUTION} takes [uri or slug]")
         problem = _problem(ls, SOLUTION, target)
-        found = learning.solution(problem, workspace_of(ls, target))
+        found = learning.solution(problem, ls.workspace_of(target))
         if not found.unlocked:
             ls.show(f"kata: {found.locked_message()}")
             return {"slug": problem.slug, "unlocked": False, "message": found.locked_message(),
@@ -150,12 +140,12 @@ def register(server: KataServer) -> None:
         markdown = found.markdown()
         uri = _solution_uri(problem, markdown)
         return {"slug": problem.slug, "unlocked": True, "editorial": found.editorial, "reference": found.reference,
-                "markdown": markdown, "uri": uri, "shown": await _show(ls, uri)}
+                "markdown": markdown, "uri": uri, "shown": await ls.show_document(uri)}
 
     @server.command(NEXT)
     def next_kata(ls: KataServer, *arguments: Any) -> dict[str, Any] | None:
         target = parse(NEXT, TargetArguments, arguments).target
-        following = learning.next_problem(ls.catalog.problems.values(), workspace_of(ls, target))
+        following = learning.next_problem(ls.catalog.problems.values(), ls.workspace_of(target))
         if following is None:
             return None
         return {"slug": following.slug, "title": following.title, "category": following.category,

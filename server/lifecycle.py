@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from .configuration import initialization_settings
+from .server import initialization_settings
 
 if TYPE_CHECKING:
     from .server import KataServer

@@ -21,11 +21,12 @@ from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace, load_settings
 from infrakata.core.grading.pipeline import CannotGrade, Grading
 from infrakata.core.grading.report import report_to_dict
-from infrakata.core.grading.results import RunReport
+from infrakata.core.grading.results import CaseResult, RunReport
 from infrakata.core.progress import store as history
 from infrakata.core.sandbox.pool import WorkerPool
 from lsprotocol import types
 from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
@@ -39,10 +40,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SECTION = "infrakata"  # the settings' section, in initializationOptions and the client's configuration
 RESULT_NOTIFICATION = "kata/result"
 # Clients (their `clientInfo.name`) whose message requests leave the editor usable while they wait.
 NON_BLOCKING_PROMPTS = ("Visual Studio Code", "Visual Studio Code - Insiders", "code-server", "VSCodium")
 BENCHMARK_NOTIFICATION = "kata/benchmarkResult"
+
+
+def initialization_settings(options: Any) -> dict[str, Any]:
+    """initializationOptions: `{"infrakata": {...}}`, or the section's keys at the top level."""
+    if not isinstance(options, dict):
+        return {}
+    section = options.get(SECTION, options)
+    return section if isinstance(section, dict) else {}
 
 
 @dataclass
@@ -234,6 +244,53 @@ class KataServer(LanguageServer):
         problem = self.grading().problem_for(Path(to_fs_path(uri) or uri), source)
         self.state(uri).problem = problem
         return problem
+
+    def workspace_of(self, uri: str | None) -> Path | None:
+        """The workspace whose progress store applies to `uri` (None: the per-user store), as `kata` finds it."""
+        if uri and "://" in uri:
+            return find_workspace(Path(to_fs_path(uri) or uri).parent)
+        return find_workspace(self.root) if self.root is not None else None
+
+    def solution(self, command: str, uri: str) -> tuple[Problem, str]:
+        """A command's solution document: its problem and current text, or InvalidParams saying why not."""
+        try:
+            source = self.document(uri).source
+        except OSError as error:
+            raise JsonRpcInvalidParams(f"{command}: cannot read {uri}: {error}") from None
+        try:
+            return self.match(uri, source), source
+        except CannotGrade as error:
+            raise JsonRpcInvalidParams(f"{command}: {error}") from None
+
+    async def show_document(self, uri: str | None) -> bool:
+        """Ask the client to open `uri`: -> whether it was asked (a client without window/showDocument,
+        Neovim 0.7 say, opens the `uri` of the command's result itself)."""
+        if uri is not None and self.supports("window.show_document.support"):
+            await self.window_show_document_async(types.ShowDocumentParams(uri, take_focus=True))
+            return True
+        return False
+
+    async def open_starter(self, problem: Problem, folder: Path) -> dict[str, Any]:
+        """Write the starter into `folder` unless a file is already there (an attempt is never
+        overwritten), and open it."""
+        from infrakata.core.progress.learning import starter_file_name, write_starter
+
+        target = folder / starter_file_name(problem)
+        if not target.exists():
+            write_starter(problem, folder)
+        uri = from_fs_path(str(target))
+        return {"uri": uri, "shown": await self.show_document(uri)}
+
+    def shown_case(self, uri: str) -> tuple[CaseResult, int | None] | None:
+        """The case whose values `uri` shows (inlay hints, hover), and the entry point's line: the last grading's
+        first failing case with values, while the setting is on and the document holds the text that was graded."""
+        state = self.state(uri)
+        if not self.settings.inline_values or state.report is None or state.graded_source is None:
+            return None
+        if uri not in self.workspace.text_documents or self.document(uri).source != state.graded_source:
+            return None
+        case = next((c for c in state.report.cases if c.values), None)
+        return None if case is None else (case, state.report.entry_line)
 
     def problem_of(self, uri: str) -> Problem | None:
         """The problem of an open document for lenses and hover, without reporting a mismatch."""

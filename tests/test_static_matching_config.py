@@ -207,3 +207,17 @@ def test_an_import_against_the_order_is_found(tmp_path):
     (tmp_path / "leaf.py").write_text("from pkg.low.a import f\n")
     graph = _import_graph(tmp_path, "pkg", type_checking=True)
     assert _backward(graph, "pkg", ("low", "high")) == ["pkg.leaf -> pkg.low.a", "pkg.low.a -> pkg.high.b"]
+
+
+def test_the_servers_features_meet_only_through_the_server():
+    """A feature (a server/ module with a `register(server)`) imports no other feature, and server.py none:
+    what two features share is the server's (KataServer's methods, convert, arguments, progress)."""
+    repo = Path(__file__).resolve().parents[1]
+    graph = _import_graph(repo / "server", "infrakata.server", type_checking=True)
+    features = {f"infrakata.server.{path.stem}" for path in (repo / "server").glob("*.py")
+                if "\ndef register(" in path.read_text(encoding="utf-8")}
+    assert {"infrakata.server.commands", "infrakata.server.learning", "infrakata.server.hover"} <= features
+    composing = "infrakata.server.app"  # registers every feature: the one place that names them all
+    crossing = sorted(f"{module} -> {imported}" for module, imports in graph.items() if module != composing
+                      for imported in imports & features if imported != module)
+    assert not crossing, "\n".join(crossing)
