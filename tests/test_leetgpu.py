@@ -72,6 +72,18 @@ def test_a_triton_solution_is_graded_on_the_example_and_functional_tests(kata, t
     assert failed["cases"][0]["message"].startswith("Y after the call[0]: expected 2, got 3")
 
 
+def test_what_solve_returns_is_not_read_as_leetgpus_runner_does_not(kata, tmp_path):
+    """A solve that also returns its output (many community solutions do) is right; the output argument is what
+    is graded, so a right value returned beside a wrong one in place is still wrong."""
+    returns = tmp_path / "returns.py"
+    returns.write_text(TRITON_SCALE + "    return Y\n")
+    assert json.loads(kata("run", str(returns), "--json").stdout)["verdict"] == "accepted"
+    only_returns = tmp_path / "only_returns.py"
+    only_returns.write_text("# kata: leetgpu-1-vector-scale\ndef solve(X, Y, N, alpha):\n    return X * alpha\n")
+    report = json.loads(kata("run", str(only_returns), "--json").stdout)
+    assert report["verdict"] == "wrong_answer" and report["cases"][0]["message"].startswith("Y after the call")
+
+
 def test_an_input_changed_in_place_fails_and_unsigned_outputs_are_exact(kata, tmp_path):
     changes = tmp_path / "changes.py"
     changes.write_text("# kata: leetgpu-1-vector-scale\ndef solve(X, Y, N, alpha):\n    X.mul_(alpha)\n"

@@ -624,7 +624,7 @@ def load_leetgpu(path: Path) -> Problem:
         difficulty=level.capitalize() if level in ("easy", "medium", "hard") else "", category="LeetGPU",
         tags=("leetgpu", level), limits=LEETGPU_LIMITS, atol=float(constants["atol"]), rtol=float(constants["rtol"]),
         grading=GradingRules(state=tuple(name for name, way in directions if way in ("out", "inout")),
-                             device="cuda"),
+                             device="cuda", graded_return=False),
         statement=(html_text(statement.read_text(encoding="utf-8")) if statement.is_file() else "")
         + _leetgpu_note(), reference_source=reference, starter=starter,
     )
@@ -651,7 +651,8 @@ def _solve_signature(cls: ast.ClassDef, challenge: Path) -> list[tuple[str, str]
 def _leetgpu_note() -> str:
     return ("\n## On this machine\n\nGraded by kata against the challenge's own reference_impl, on its example and "
             "functional tests, within its atol and rtol: each output argument (\"out\" in get_solve_signature) is "
-            "graded in place, and every other must come back unchanged. Without CUDA, Triton solutions run through "
+            "graded in place, and every other must come back unchanged; what solve returns is not read, as LeetGPU's "
+            "runner does not read it. Without CUDA, Triton solutions run through "
             "Triton's interpreter and PyTorch ones on the CPU, and a test whose tensors hold more than "
             f"{LEETGPU_CPU_ELEMENTS:,} elements in all is left out (`kata run` names it), unless every test is: then "
             "the smallest is kept. See docs/LEETGPU.md. "

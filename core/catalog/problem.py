@@ -46,6 +46,9 @@ class GradingRules:
     output_names: tuple[str, ...] = ()
     device: Device = "cpu"
     exact_types: bool = False  # outputs must have the reference's types (a statement fixes them)
+    # False: what a call returns is not graded, only its `state` (a LeetGPU solve's outputs are its arguments,
+    # and LeetGPU's runner never reads what solve returns: a solve that also returns its output is right).
+    graded_return: bool = True
     # The technique, enforced in the solution's worker (core/sandbox/tripwires.py):
     autograd: bool = True  # False: every backward pass is refused (a kata that derives gradients by hand)
     triton_launch: bool = False  # True: each call must launch a Triton kernel (kernel katas)

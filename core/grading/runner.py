@@ -385,7 +385,7 @@ class Runner:
             return error_case(index, case.name, outcome, None), _Failure(None)
         checks: list[_Failure] = [
             _Failure(None, compare(outcome.value, case.expected, tolerance, names=problem.grading.output_names),
-                     outcome.value, case.expected)]
+                     outcome.value, case.expected)] if problem.grading.graded_return else []
         for key in case.state_keys:
             checks.append(_Failure(key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
                                                 root=f"{case.keys[key]} after the call"),
