@@ -28,6 +28,10 @@ from infrakata.core.catalog.loading import Catalog
 
 KATA = Path(sys.executable).with_name("kata")
 os.environ.setdefault("TRITON_INTERPRET", "1")  # the oracle's Triton, as kata's without CUDA (before triton loads)
+# One thread for the oracle's numpy and torch, as a kata worker has (core/sandbox/pool.py): with a pool of threads
+# the interpreter's many small operations ran 2 to 3 times slower here, and right solutions ran past the limit.
+for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
 ONE_OFF = '''
 
@@ -136,6 +140,8 @@ def _oracle_accepts(problem, path: Path) -> bool:
     a miss of this oracle's, said as one."""
     import torch
     from infrakata.core.grading.leetgpu import cases, reference
+
+    torch.set_num_threads(1)
 
     def over_time(signum, frame):
         raise TimeoutError(f"a test ran past the challenge's {problem.time_limit:g} s")
