@@ -100,15 +100,21 @@ def _case(problem: Problem, kind: str, index: int, test: Any, parameters: list[s
                 tuple(values[p] for p in parameters if p in values))
 
 
-def _functional(problem: Problem, seed: int) -> list[Case]:
-    """The functional tests generated after `seed`: torch's own random numbers and the described tensors'."""
+def _drawn(problem: Problem, seed: int, example: bool = True) -> list[Case]:
+    """The challenge's tests generated after `seed` (torch's own random numbers and the described tensors'), as
+    cases named by kind and number: the example tests (with `example`), then the functional tests."""
     import torch
 
-    with torch.random.fork_rng(devices=[]):
+    with torch.random.fork_rng(devices=[]):  # the challenge's draws leave the caller's random state as it was
         torch.manual_seed(seed)
-        tests, parameters = _tests(problem, example=False)
+        tests, parameters = _tests(problem, example)
         generator = torch.Generator().manual_seed(seed)
-        return [_case(problem, kind, i, test, parameters, generator) for i, (kind, test) in enumerate(tests, 1)]
+        counts: dict[str, int] = {}
+        made: list[Case] = []
+        for kind, test in tests:
+            counts[kind] = counts.get(kind, 0) + 1
+            made.append(_case(problem, kind, counts[kind], test, parameters, generator))
+    return made
 
 
 def _same(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
@@ -122,7 +128,7 @@ def fresh(problem: Problem, seed: int) -> Case:
     """The hidden case: a functional test generated again after `seed`, so that a table of the answers the fixed
     tests showed does not pass. Of the tests whose inputs a seed changes (found by drawing twice), the largest of
     at most LEETGPU_FRESH_ELEMENTS elements (else the smallest)."""
-    made, again = _functional(problem, seed), _functional(problem, seed + 1)
+    made, again = _drawn(problem, seed, example=False), _drawn(problem, seed + 1, example=False)
     drawn = [i for i, (a, b) in enumerate(zip(made, again, strict=True)) if not _same(a.args, b.args)]
     candidates = drawn or list(range(len(made)))
     if not candidates:
@@ -137,17 +143,7 @@ def cases(problem: Problem, on_cpu: bool) -> list[Case]:
     """The example tests, then the functional tests, as cases of the solve signature (positional, in its order);
     `on_cpu`: without CUDA, a test over the element budget is left out (left_out names it), unless every one is:
     then the smallest is kept."""
-    import torch
-
-    with torch.random.fork_rng(devices=[]):  # the same tests at every grading, where a challenge seeds nothing
-        torch.manual_seed(_SPEC_SEED)
-        tests, parameters = _tests(problem)
-        generator = torch.Generator().manual_seed(_SPEC_SEED)
-        counts: dict[str, int] = {}
-        made: list[Case] = []
-        for kind, test in tests:
-            counts[kind] = counts.get(kind, 0) + 1
-            made.append(_case(problem, kind, counts[kind], test, parameters, generator))
+    made = _drawn(problem, _SPEC_SEED)  # the same tests at every grading, where a challenge seeds nothing
     _LEFT_OUT[problem.source_path] = left = []
     if on_cpu and made:  # the rule, said in the statement: over the budget left out, unless all are (the smallest kept)
         sizes = [_elements(case.args) for case in made]

@@ -190,9 +190,8 @@ class Runner:
 
     def fresh_case(self, problem: Problem, seed: int | None = None) -> _Case | None:
         """The problem's fresh case (cases.py `fresh(seed)`, a LeetGPU challenge's functional test drawn again),
-        with its reference output: new inputs every
-        grading (a random seed unless one is given), never shown, so that no table of the answers a report
-        showed can pass. None where the problem has no generator."""
+        with its reference output: new inputs every grading (a random seed unless one is given), never shown, so
+        that no table of the answers a report showed can pass. None where the problem has no generator."""
         if not kind_of(problem).has_fresh_cases(problem):
             return None
         seed = secrets.randbits(63) if seed is None else seed
