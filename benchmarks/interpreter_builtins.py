@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from infrakata.core.catalog.kinds import NativeSource
+from infrakata.core.catalog.kinds.native import NativeSource
 from infrakata.core.catalog.loading import Catalog
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 PASSES = """
 import json, sys, time
 from pathlib import Path
-from infrakata.core.catalog.loading import load_native
+from infrakata.core.catalog.kinds.native import load_native
 from infrakata.core.sandbox.triton_interpreter import list_builtins_once
 folder, model, listed, repeats = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
 problem = load_native(Path(folder))

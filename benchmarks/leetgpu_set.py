@@ -139,7 +139,7 @@ def _oracle_accepts(problem, path: Path) -> bool:
     argument unchanged. Not the fresh case: a solution right on the fixed tests and wrong on fresh inputs is
     a miss of this oracle's, said as one."""
     import torch
-    from infrakata.core.grading.leetgpu import cases, reference
+    from infrakata.core.grading.kinds.leetgpu import cases, reference
 
     torch.set_num_threads(1)
 
@@ -177,7 +177,7 @@ def _oracle_accepts(problem, path: Path) -> bool:
 def _parameters(problem) -> list[str]:
     import inspect
 
-    from infrakata.core.grading.leetgpu import reference
+    from infrakata.core.grading.kinds.leetgpu import reference
 
     return list(inspect.signature(reference(problem)).parameters)
 

@@ -22,7 +22,7 @@ def main() -> None:
     options = parser.parse_args()
 
     from infrakata.core.catalog.loading import Catalog
-    from infrakata.core.grading.kinds import cases_of
+    from infrakata.core.grading.kinds import driver_of
     from infrakata.core.grading.runner import Runner
     from infrakata.core.maintenance.mutants.check import check_mutants
 
@@ -36,7 +36,7 @@ def main() -> None:
     for slug in slugs:
         problem = catalog.problems[slug]
         started = time.perf_counter()
-        cases_of(problem).case_names(runner, problem)  # the reference outputs: cached from here on
+        driver_of(problem).case_names(runner, problem)  # the reference outputs: cached from here on
         prepared = time.perf_counter()
         report = check_mutants(problem, runner, options.jobs)
         done = time.perf_counter()

@@ -26,7 +26,8 @@ import tempfile
 import time
 from typing import Any
 
-from infrakata.core.catalog.kinds import NativeSource, kind_of
+from infrakata.core.catalog.kinds import kind_of
+from infrakata.core.catalog.kinds.native import NativeSource
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox import trace
@@ -56,7 +57,7 @@ def kata_cost(runner: Runner, problem: Any, repeats: int) -> dict[str, Any]:
     exec(code, namespace)  # noqa: S102 - our own model solutions
     entry = namespace[problem.entry_point]
     trace.loaded(source, code, entry, problem.entry_point)
-    cases = runner.prepare(problem)
+    cases = runner.prepare(problem).cases
     totals = {}
     for level, watched in (("off", False), ("lines", False), ("values", True)):
         best = []

@@ -35,7 +35,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from infrakata.core.catalog.kinds import kind_of
-from infrakata.core.catalog.loading import Catalog, expected_verdict
+from infrakata.core.catalog.kinds.native import expected_verdict
+from infrakata.core.catalog.loading import Catalog
 
 REPO = Path(__file__).resolve().parents[1]
 KATA = Path(sys.executable).with_name("kata")

@@ -6,6 +6,9 @@ the fix, and it carries the exit code a command ends with. The exceptions that s
 (a worker's message not believed, a run cancelled by a newer one) are not.
 """
 
+from dataclasses import dataclass
+from pathlib import Path
+
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_CANNOT_GRADE = 0, 1, 2
 
 
@@ -13,3 +16,24 @@ class KataError(Exception):
     """Something the user asked for cannot be done, and the message says why and what to do."""
 
     exit_code = EXIT_CANNOT_GRADE
+
+
+class UsageError(KataError):
+    """The command line asks for something that is not there or cannot be: a filter value no problem has, flags
+    that do not go together, an output file that cannot be written. Exit 2, as argparse's own usage errors."""
+
+
+@dataclass(frozen=True)
+class ProblemError(KataError):
+    """A problem that cannot be loaded (core/catalog/): its file, the field and the line at fault, and why. It never
+    stops the other problems from loading."""
+
+    path: Path
+    message: str
+    field: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        what = f" field '{self.field}':" if self.field else ""
+        return f"{where}:{what} {self.message}"

@@ -26,10 +26,11 @@ from typing import Any
 from infrakata.core import bench as benchmark
 from infrakata.core.batch.grader import default_jobs
 from infrakata.core.bench.benchmark import BenchReport, bench_to_dict
-from infrakata.core.catalog.loading import Catalog, ProblemError
+from infrakata.core.catalog.kinds import benchmarked
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace, load_settings
-from infrakata.core.errors import KataError
+from infrakata.core.errors import KataError, ProblemError
 from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution
 from infrakata.core.grading.report import report_to_dict
 from infrakata.core.grading.results import CaseResult, GradingError, RunReport
@@ -226,7 +227,7 @@ class Grader:
             warning = Grading.record(job.path, report)
             if warning:
                 warnings.warn(warning, stacklevel=3)
-        figures = self._benchmark(job) if bench and job.problem.benchmarked and report.accepted else None
+        figures = self._benchmark(job) if bench and benchmarked(job.problem) and report.accepted else None
         return Result(report, figures)
 
     def _benchmark(self, job: _Job) -> BenchReport:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from infrakata.core.catalog.kinds import benchmarked
 from lsprotocol import types
 
 from . import convert
@@ -27,7 +28,7 @@ def register(server: KataServer) -> None:
             return types.CodeLens(where, types.Command(title=title, command=command, arguments=[uri]))
 
         lenses = [lens(convert.run_lens_title(state.report), "kata.run")]
-        if problem.benchmarked:
+        if benchmarked(problem):
             lenses.append(lens(convert.benchmark_lens_title(state.benchmark), "kata.benchmark"))
         lenses.append(lens("kata: statement", "kata.showProblem"))
         return lenses

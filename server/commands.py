@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from infrakata.core.catalog.kinds import kind_of
+from infrakata.core.catalog.kinds import benchmarked, kind_of, summary
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
 from infrakata.core.grading.report import report_to_dict
@@ -97,7 +97,7 @@ def register(server: KataServer) -> None:
 
         uri = parse(BENCHMARK, DocumentArguments, arguments).uri
         problem, source = ls.solution(BENCHMARK, uri)
-        if not problem.benchmarked:
+        if not benchmarked(problem):
             raise JsonRpcInvalidParams(f"{BENCHMARK}: {problem.slug} has no benchmark: "
                                        f"{kind_of(problem).without_benchmark(problem)}")
         key = f"{uri}#benchmark"
@@ -151,7 +151,7 @@ def register(server: KataServer) -> None:
 
     @server.command(LIST_PROBLEMS)
     def list_problems(ls: KataServer, *arguments: Any) -> list[dict[str, Any]]:
-        return [p.summary() for p in ls.catalog.problems.values()]
+        return [summary(p) for p in ls.catalog.problems.values()]
 
     @server.command(CANCEL)
     def cancel(ls: KataServer, *arguments: Any) -> None:

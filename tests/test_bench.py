@@ -21,9 +21,11 @@ import pytest
 import torch
 from infrakata.core.bench import benchmark as bench
 from infrakata.core.bench.benchmark import BenchReport, Rejected, ShapeResult
-from infrakata.core.catalog.loading import Catalog, ProblemError, expected_verdict, load_native
+from infrakata.core.catalog.kinds.native import expected_verdict, load_native
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Gate
 from infrakata.core.cli.bench import format_bench
+from infrakata.core.errors import ProblemError
 from infrakata.core.sandbox.pool import CancelToken
 
 REPO = Path(__file__).resolve().parents[1]

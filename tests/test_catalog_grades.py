@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from infrakata.core.catalog.kinds import kind_of
-from infrakata.core.catalog.loading import Catalog, expected_verdict
+from infrakata.core.catalog.kinds.native import expected_verdict
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.grading.results import VERDICTS
 
 CATALOG = Catalog.load()

@@ -1,4 +1,4 @@
-"""core/grading/codestar.py through Runner.run: a codestar JSON written into tmp_path, loaded with
+"""core/grading/kinds/codestar.py through Runner.run: a codestar JSON written into tmp_path, loaded with
 core.catalog.load_problem, its test_code run unchanged against real workers."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog.loading import ProblemError, load_problem
+from infrakata.core.catalog.loading import load_problem
+from infrakata.core.errors import ProblemError
 from infrakata.core.grading.results import GradingError
 from infrakata.core.limits import wall_backstop
 

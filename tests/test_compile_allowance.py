@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 import torch
-from infrakata.core.catalog.loading import ProblemError, load_problem
+from infrakata.core.catalog.loading import load_problem
+from infrakata.core.errors import ProblemError
 from infrakata.core.grading.runner import Runner
 from infrakata.core.limits import COMPILE_ALLOWANCE_S, CUDA_START_S, Limits
 from infrakata.core.sandbox.pool import WorkerPool

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import torch
 from infrakata.core.bench import timing as benchtime
-from infrakata.core.catalog.loading import Catalog, ProblemError, load_problem
+from infrakata.core.catalog.loading import Catalog, load_problem
+from infrakata.core.errors import ProblemError
 from infrakata.core.grading.calls import device_for
 from infrakata.core.grading.runner import Runner
 from infrakata.core.limits import COMPILE_ALLOWANCE_S, CUDA_START_S, MIB, Limits

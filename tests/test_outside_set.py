@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import KATA, REPO
-from infrakata.core.catalog.loading import expected_verdict
+from infrakata.core.catalog.kinds.native import expected_verdict
 
 SET = REPO / "tests" / "fixtures" / "outside-set"
 

@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from infrakata.core.catalog.kinds import defined_functions
+from infrakata.core import pysource
 from infrakata.core.grading import static
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,7 +26,7 @@ class _Finalized:
 
 def test_parsing_on_many_threads_never_fails_under_thread_switches():
     sources = [path.read_text(encoding="utf-8") for path in sorted((REPO / "core").rglob("*.py"))[:40]]
-    cases = sorted((REPO / "problems").glob("*/cases.py"))[:20]
+    cases = [path.read_text(encoding="utf-8") for path in sorted((REPO / "problems").glob("*/cases.py"))[:20]]
     errors: list[str] = []
     stop = time.monotonic() + STRESS_S
 
@@ -38,7 +38,7 @@ def test_parsing_on_many_threads_never_fails_under_thread_switches():
             try:
                 # Each source new (trees are kept per source): every check parses.
                 static.check(f"{sources[index % len(sources)]}\n# {index}\n", ("os",), ("eval",))
-                defined_functions(cases[index % len(cases)])
+                pysource.top_level_functions(cases[index % len(cases)])
             except SystemError as error:
                 errors.append(str(error))
             index += 1

@@ -221,3 +221,59 @@ def test_the_servers_features_meet_only_through_the_server():
     crossing = sorted(f"{module} -> {imported}" for module, imports in graph.items() if module != composing
                       for imported in imports & features if imported != module)
     assert not crossing, "\n".join(crossing)
+
+
+# Where a kind lives: its modules in these two folders, named for it, and the one table (catalog/kinds KINDS).
+KINDS_HOMES = ("core/catalog/kinds/", "core/grading/kinds/")
+
+
+def _kind_comparisons(path: Path, text: str, kinds: set[str], sources: set[str]) -> list[str]:
+    """Each place in a module that asks which kind a problem is: a comparison with a kind's name or of a problem's
+    `.kind` with a string, a kind's name used as a key, an isinstance test of a kind's source type."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else \
+            [node.slice] if isinstance(node, ast.Subscript) else []
+        named = any(isinstance(part, ast.Constant) and part.value in kinds for part in parts)
+        by_attribute = isinstance(node, ast.Compare) and any(
+            isinstance(part, ast.Attribute) and part.attr == "kind" and ast.unparse(part.value).endswith("problem")
+            for part in parts) and any(
+            isinstance(part, ast.Constant) and isinstance(part.value, str) for part in parts)
+        by_type = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+            and len(node.args) == 2 and bool(sources & {ast.unparse(node.args[1])})
+        if named or by_attribute or by_type:
+            found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_nothing_outside_the_kinds_homes_asks_a_problems_kind():
+    """A kind's modules (core/catalog/kinds/<kind>.py, core/grading/kinds/<kind>.py) say everything the rest asks
+    of it, through the kind's methods: so adding a kind touches its own modules and KINDS, and nothing else."""
+    import importlib
+    import inspect
+
+    from infrakata.core.catalog.kinds import KINDS
+
+    repo = Path(__file__).resolve().parents[1]
+    sources = {name for kind in KINDS.values() for name, value in vars(inspect.getmodule(kind)).items()
+               if name.endswith("Source") and inspect.isclass(value)}
+    assert len(sources) == len(KINDS)
+    found = [hit for folder in ("core", "server", "infrakata") for path in sorted((repo / folder).rglob("*.py"))
+             if not str(path.relative_to(repo)).startswith(KINDS_HOMES)
+             for hit in _kind_comparisons(path.relative_to(repo), path.read_text(encoding="utf-8"), set(KINDS),
+                                          sources)]
+    assert not found, "\n".join(found)
+    for name, kind in KINDS.items():  # each kind's two homes, named for it
+        assert Path(inspect.getfile(type(kind))) == repo / "core/catalog/kinds" / f"{name}.py"
+        driver = importlib.import_module(f"infrakata.core.grading.kinds.{name}").DRIVER
+        assert Path(inspect.getfile(type(driver))) == repo / "core/grading/kinds" / f"{name}.py"
+
+
+def test_a_kind_asked_outside_its_home_is_found(tmp_path):
+    text = ('if problem.kind == "leetgpu":\n    pass\nbench = {"kernelbench": 1}["kernelbench"]\n'
+            'ok = isinstance(problem.source, NativeSource)\nsame = value.kind == "output"\n'
+            'if job.problem.kind != "native":\n    pass\n')
+    found = _kind_comparisons(Path("m.py"), text, {"leetgpu", "kernelbench"}, {"NativeSource"})
+    assert [hit.split(":")[1] for hit in found] == ["1", "3", "4", "6"]

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import torch
 from infrakata.core.catalog.kinds import kind_of
-from infrakata.core.catalog.loading import Catalog, ProblemError, expected_verdict, load_problem
+from infrakata.core.catalog.kinds.native import expected_verdict
+from infrakata.core.catalog.loading import Catalog, load_problem
+from infrakata.core.errors import ProblemError
 from infrakata.core.grading.calls import solution_spec
 from infrakata.core.grading.results import NO_LAUNCH_MESSAGE
 from infrakata.core.maintenance.checks import tripwire_gaps

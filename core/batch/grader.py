@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from infrakata.core.batch.rows import ResultRow
 from infrakata.core.batch.submissions import Submission
+from infrakata.core.catalog.kinds import benchmarked
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings
@@ -138,7 +139,7 @@ class BatchGrader:
         path = submission.file or f"<{submission.id}>"
         report = self._grading().run(problem, source, Path(path))  # CannotGrade where the sandbox refuses, too
         result = cast(ResultRow, {"id": submission.id, **report_to_dict(report)})
-        if self.bench and problem.benchmarked and report.accepted:
+        if self.bench and benchmarked(problem) and report.accepted:
             result["bench"] = self.benchmark(problem, source, path)
         return result
 

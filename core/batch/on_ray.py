@@ -28,6 +28,7 @@ from typing import Any
 from infrakata.core.batch.grader import BatchGrader, GradeOptions, could_not_grade, crashed
 from infrakata.core.batch.rows import ResultRow
 from infrakata.core.batch.submissions import Submission
+from infrakata.core.catalog.kinds import benchmarked
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import find_workspace, load_settings
 from infrakata.core.grading.pipeline import CannotGrade
@@ -141,7 +142,7 @@ class RayGrading:
         in_catalog = self.catalog.problems.get(problem.slug)
         ref = problem.slug if in_catalog is not None and in_catalog.source_path == problem.source_path \
             else str(problem.source_path)
-        gpu = self.options.bench and problem.benchmarked and any(s.gpu for s in self.slots)
+        gpu = self.options.bench and benchmarked(problem) and any(s.gpu for s in self.slots)
         return _Task(Submission(id=submission.id, file=submission.file, source=source, problem=ref), gpu)
 
     def run(self, submissions: Sequence[Submission], on_result: Callable[[ResultRow], None]) -> int:

@@ -13,11 +13,16 @@ if TYPE_CHECKING:
 
 def run(problem: Problem, source: str, path: Path | str, pool: WorkerPool, *, workspace: Path | None = None,
         cancel: CancelToken | None = None) -> BenchReport:
-    """`kata bench` for a problem of any kind that has one (`Problem.benchmarked`): a kata's [benchmark], or a
-    KernelBench problem's speed-up over its Model. Raises GradingError when it cannot be benchmarked."""
+    """`kata bench` for a problem of any kind that has one, timed as its kind says (core/catalog/kinds/ benchmark):
+    a kata's [benchmark] table against its reference, or a KernelBench problem's speed-up over its Model. Raises
+    GradingError when it cannot be benchmarked."""
     from infrakata.core.bench.benchmark import run_benchmark
     from infrakata.core.bench.kernelbench import run_kernelbench_bench
+    from infrakata.core.catalog.kinds import kind_of
+    from infrakata.core.grading.results import GradingError
 
-    if problem.kind == "kernelbench":
-        return run_kernelbench_bench(problem, source, path, pool, cancel=cancel, workspace=workspace)
-    return run_benchmark(problem, source, path, pool, cancel=cancel, workspace=workspace)
+    timing = kind_of(problem).benchmark(problem)
+    if timing is None:
+        raise GradingError(f"{problem.slug} has no benchmark: {kind_of(problem).without_benchmark(problem)}")
+    timed_by = {"table": run_benchmark, "model": run_kernelbench_bench}[timing]
+    return timed_by(problem, source, path, pool, cancel=cancel, workspace=workspace)

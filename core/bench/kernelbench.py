@@ -38,8 +38,8 @@ from infrakata.core.bench.benchmark import (
     within_host_clock,
 )
 from infrakata.core.catalog.problem import Problem
-from infrakata.core.grading import kernelbench
 from infrakata.core.grading.calls import reference_filename, solution_spec
+from infrakata.core.grading.kinds import kernelbench
 from infrakata.core.grading.results import GradingError, error_case
 from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool

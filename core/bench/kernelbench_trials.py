@@ -1,7 +1,7 @@
 """A KernelBench benchmark repetition, run in a worker (core/bench/kernelbench.py is the grader's side): the
 solution's worker runs `time_trial` on its ModelNew, the reference's `check_trial` on Model, each making the
-repetition's inputs itself from its seeds as a trial does (core/grading/kernelbench_worker.py). The sandbox imports
-this module before it loads the solution (`SolutionSpec.preload`), so the clocks and steps taken here are the
+repetition's inputs itself from its seeds as a trial does (core/grading/kinds/kernelbench_worker.py). The sandbox
+imports this module before it loads the solution (`SolutionSpec.preload`), so the clocks and steps taken here are the
 benchmark's own even if the solution replaces them later.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 from infrakata.core.bench import timing
-from infrakata.core.grading.kernelbench_worker import _compile, _made, _manual_seed, _no_grad, _synchronize, _to
+from infrakata.core.grading.kinds.kernelbench_worker import _compile, _made, _manual_seed, _no_grad, _synchronize, _to
 from infrakata.core.sandbox.cuda_ipc import export_output, import_output
 
 _perf_counter, _call, _replaced = timing._perf_counter, timing._call, timing._replaced

@@ -6,10 +6,10 @@ import fnmatch
 import re
 from pathlib import Path
 
-from infrakata.core.catalog.loading import Catalog, ProblemError
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings
-from infrakata.core.errors import KataError
+from infrakata.core.errors import KataError, ProblemError
 from infrakata.core.pysource import top_level_functions
 
 HEADER = re.compile(r"^#\s*kata:\s*(\S+)")

@@ -19,6 +19,9 @@ Device = Literal["cpu", "cuda"]
 # What a kernel kata's call may do in eager torch besides its launches ([grading] eager): "any", or "views":
 # allocation and views only, so that the kernel computes the output (core/sandbox/tripwires.py).
 EagerRule = Literal["any", "views"]
+# How `kata bench` times a problem (its kind says: core/catalog/kinds/): against the reference on a [benchmark]
+# table's shapes, or as KernelBench does, against the problem's own eager Model (the speed-up fast_p counts).
+Timing = Literal["table", "model"]
 
 
 # The case a problem's cases.py `fresh(seed)` makes anew at every grading: last, and hidden.
@@ -94,7 +97,7 @@ class EquivalentMutant:
 
 
 class ProblemSource(Protocol):
-    """What only one kind of problem has (core/catalog/kinds.py defines each kind's)."""
+    """What only one kind of problem has (each kind's module in core/catalog/kinds/ defines its own)."""
 
     kind: ClassVar[str]
 
@@ -109,7 +112,8 @@ class ProblemSource(Protocol):
 
 @dataclass(frozen=True)
 class Problem:
-    """What every kind of problem has; the kind's own fields are on `source` (core/grading/kinds.py runs each)."""
+    """What every kind of problem has; the kind's own fields are on `source` (core/catalog/kinds/ loads each kind,
+    core/grading/kinds/ runs it)."""
 
     slug: str
     title: str
@@ -149,11 +153,6 @@ class Problem:
         return self.source.kind
 
     @property
-    def benchmarked(self) -> bool:
-        """Whether `kata bench` applies: a [benchmark] table, or a KernelBench problem (its Model is the baseline)."""
-        return self.benchmark is not None or self.kind == "kernelbench"
-
-    @property
     def source_path(self) -> Path:
         """Where the problem is defined: a native problem's folder, a codestar problem's JSON file."""
         return self.source.path
@@ -178,13 +177,6 @@ class Problem:
         # Run afresh at every grading (its state is that grading's), compiled once per text.
         exec(_compiled(path.read_bytes(), str(path)), module.__dict__)
         return module
-
-    def summary(self) -> dict[str, Any]:
-        """What `kata list --json` and the server's kata.listProblems say of a problem."""
-        return {"slug": self.slug, "title": self.title, "difficulty": self.difficulty, "category": self.category,
-                "tags": list(self.tags), "entry_point": self.entry_point, "hasBenchmark": self.benchmarked,
-                "kind": self.kind, "device": self.grading.device, "path": str(self.source_path)}
-
 
 
 @functools.lru_cache(maxsize=128)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from infrakata.core.catalog.kinds import kind_of
+from infrakata.core.catalog.kinds import benchmarked, kind_of, summary
 from infrakata.core.catalog.loading import MISSING_PROBLEM_PATH, Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import find_workspace, load_settings
@@ -134,7 +134,7 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> int:
     in_scope = [p for p in learning.course_order(ctx.catalog.problems.values()) if _in_scope(args, p)]
     problems = [p for p in in_scope if not (args.todo and solved(p)) and not (args.solved and not solved(p))]
     if args.json:
-        print(json.dumps([{**p.summary(), "progress": progress.get(p.slug)} for p in problems],
+        print(json.dumps([{**summary(p), "progress": progress.get(p.slug)} for p in problems],
                          ensure_ascii=False, indent=2))
     else:
         console = Console(highlight=False)
@@ -174,7 +174,7 @@ def _list_table(problems: list[Problem], progress: dict[str, dict[str, Any]], wi
 
     columns = {"slug": [Text(p.slug) for p in problems], "title": [Text(p.title) for p in problems],
                "area": [Text(p.category) for p in problems], "difficulty": [Text(p.difficulty) for p in problems],
-               "bench": [Text("CUDA" if p.benchmarked else "") for p in problems],
+               "bench": [Text("CUDA" if benchmarked(p) else "") for p in problems],
                "you": [status(p.slug) for p in problems]}
     widths = {name: max([len(name), *(cell.cell_len for cell in cells)]) for name, cells in columns.items()}
     others = sum(widths.values()) - widths["title"] + 2 * (len(columns) - 1)  # two spaces between columns
@@ -439,7 +439,7 @@ def cmd_bench(ctx: Context, args: argparse.Namespace) -> int:
     path = Path(args.file)
     source = read_solution(path)
     problem = ctx.problem_for(path, source, args.problem)
-    if not problem.benchmarked:
+    if not benchmarked(problem):
         raise CannotGrade(f"{problem.slug} has no benchmark: {kind_of(problem).without_benchmark(problem)}")
     pool = ctx.pool()
     if pool.wait_ready().get("interpret_cleared"):

@@ -105,11 +105,13 @@ def leaderboard_table(ranked: dict[str, list[RankedEntry]], top: int | None = No
 
 
 def fast_p_lines(rows: list[ResultRow], catalog: Catalog) -> list[str]:
-    """KernelBench's fast_p over the rows of KernelBench problems (none: no line)."""
+    """KernelBench's fast_p over the rows of problems timed against their own Model, as KernelBench's are (none: no
+    line)."""
     from infrakata.core.batch.results import FAST_P, fast_p
+    from infrakata.core.catalog.kinds import kind_of
 
     kernelbench = [row for row in rows if (problem := catalog.problems.get(str(row.get("problem")))) is not None
-                   and problem.kind == "kernelbench"]
+                   and kind_of(problem).benchmark(problem) == "model"]
     return [fast_p(kernelbench, p).words() for p in FAST_P] if kernelbench else []
 
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from infrakata.core.catalog.loading import Catalog, ProblemError
+from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.matching import match_problem
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace
-from infrakata.core.errors import KataError
+from infrakata.core.errors import KataError, ProblemError
 from infrakata.core.grading.results import GradingError, RunReport
 from infrakata.core.grading.static import foreign_language
 from infrakata.core.paths import EXAMPLES

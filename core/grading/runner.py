@@ -13,37 +13,31 @@ import inspect
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.grading import static
-from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, device_name, solution_spec
-from infrakata.core.grading.compare import Comparison, Tolerance, compare
-from infrakata.core.grading.kernel_rules import OUTPUTS, broken_rule
-from infrakata.core.grading.kinds import cases_of
-from infrakata.core.grading.recorded import failure_line, trace_level, with_values
+from infrakata.core.grading.calls import ReferenceWorker, device_for, device_name
+from infrakata.core.grading.compare import Tolerance
+from infrakata.core.grading.kinds import RunOptions, Solution, driver_of
 from infrakata.core.grading.results import (
     CaseResult,
     GradingError,
     RunReport,
-    error_case,
-    hide_expected,
-    no_launch_case,
-    not_run_after_timeout,
-    too_many_launches_case,
     verdict_of,
     verdict_words,
 )
-from infrakata.core.sandbox.arena import ArenaLayout, InputArena
-from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
-from infrakata.core.sandbox.recording import ArgKey, Recording, TraceLevel
+from infrakata.core.sandbox.arena import ArenaLayout
+from infrakata.core.sandbox.pool import CancelToken, WorkerPool
+from infrakata.core.sandbox.recording import ArgKey
 from infrakata.core.sandbox.wire import sanitize, snapshot
-from infrakata.core.torch_stand_in import holds_tensor, tensor_bytes, tensors_in
+
+T = TypeVar("T")
 
 KEPT_REFERENCE_CALLS = 200  # a kept reference worker's calls (fresh cases) before it is replaced
 
@@ -53,7 +47,7 @@ _PREPARING = threading.Lock()
 
 
 @dataclass
-class _Case:
+class PreparedCase:
     name: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
@@ -68,21 +62,11 @@ class _Case:
 
 
 @dataclass
-class _Prepared:
+class Prepared:
     version: tuple[Any, ...]
-    cases: list[_Case]
+    cases: list[PreparedCase]
     device: str  # where the cases run
     layout: ArenaLayout | None = None  # where the cases' unchangeable tensors lie in a run's arena (on the CPU)
-
-
-def output_bytes(expected: Any, expected_state: Any) -> int:
-    """The bytes a fused kernel must write: the arguments it updates in place, and what it returns beside them (a
-    kata that returns the arguments it updated, as rotary returns q and k, writes them once)."""
-    written = tensors_in(expected_state)
-    returned = [tensor for tensor in tensors_in(expected)
-                if not any(tensor.shape == state.shape and tensor.dtype == state.dtype and bool((tensor == state).all())
-                           for state in written)]
-    return tensor_bytes(written) + tensor_bytes(returned)
 
 
 def _version(problem: Problem) -> tuple[tuple[str, int], ...]:
@@ -109,9 +93,11 @@ class Runner:
         where a few milliseconds of each save were that draw. Not for one-shot or batch grading, whose draws
         ahead would mostly go unused."""
         self.pool = pool or WorkerPool.shared()
-        self._prepared: dict[Path, _Prepared] = {}
+        # One slot per kind: what each prepares per problem (kept), by the problem's path, with its version.
+        self._slots: dict[str, dict[Path, tuple[Hashable, Any]]] = {}
+        self._keeping = threading.Lock()
         self._drawing = ThreadPoolExecutor(1, thread_name_prefix="kata-fresh-ahead") if fresh_ahead else None
-        self._drawn: dict[Path, tuple[tuple[Any, ...], Future[_Case | None]]] = {}
+        self._drawn: dict[Path, tuple[tuple[Any, ...], Future[PreparedCase | None]]] = {}
         # The reference worker of the device problem graded last, kept for its fresh cases: opening one is a
         # fork and a load (on a GPU, a CUDA context too) that every save of a kernel kata would pay.
         self._kept_reference: tuple[tuple[Any, ...], ReferenceWorker] | None = None
@@ -132,25 +118,33 @@ class Runner:
     # -- the trusted side -------------------------------------------------------------------
 
     def reference(self, problem: Problem) -> Callable[..., Any]:
-        return cases_of(problem).reference(self, problem)
+        return driver_of(problem).reference(self, problem)
 
     def case_inputs(self, problem: Problem) -> list[Case]:
-        return cases_of(problem).case_inputs(self, problem)
+        return driver_of(problem).case_inputs(self, problem)
 
-    def prepare(self, problem: Problem) -> list[_Case]:
+    def prepare(self, problem: Problem) -> Prepared:
         """The cases with their reference outputs, computed once per problem version and device."""
         device = device_for(problem, self.pool)
-        version = (_version(problem), device)
         with _PREPARING:
-            cached = self._prepared.get(problem.source_path)
-            if cached is not None and cached.version == version:
-                return cached.cases
-            cases = self._prepare(problem, device)
-            self._prepared[problem.source_path] = _Prepared(version, cases, device)
-            return cases
+            return self.kept(problem, (_version(problem), device), lambda: Prepared(
+                (_version(problem), device), self._prepare(problem, device), device))
+
+    def kept(self, problem: Problem, version: Hashable, make: Callable[[], T]) -> T:
+        """What a kind prepares once per problem version (its cases and the reference's outputs), made by `make`
+        and kept in the kind's slot until the version changes."""
+        with self._keeping:
+            slot = self._slots.setdefault(problem.kind, {})
+            cached = slot.get(problem.source_path)
+            if cached is not None and cached[0] == version:
+                return cast(T, cached[1])
+        made = make()
+        with self._keeping:
+            slot[problem.source_path] = (version, made)
+        return made
 
     def _prepare(self, problem: Problem, device: str, inputs: list[Case] | None = None,
-                 kept: ReferenceWorker | None = None) -> list[_Case]:
+                 kept: ReferenceWorker | None = None) -> list[PreparedCase]:
         """`inputs` (default: the problem's cases) with their reference outputs, made on `device` (in `kept`,
         the problem's reference worker, where one is open)."""
         reference = self.reference(problem)
@@ -184,11 +178,11 @@ class Runner:
                     expected, expected_state = in_worker(name, args, kwargs, state_keys)
                 else:
                     expected, expected_state = _run_reference(problem, reference, name, args, kwargs, state_keys)
-                cases.append(_Case(name, args, kwargs, keys, state_keys, frozen_keys, expected, expected_state,
+                cases.append(PreparedCase(name, args, kwargs, keys, state_keys, frozen_keys, expected, expected_state,
                                    {k: snapshot(_arg(args, kwargs, k)) for k in frozen_keys}, case.hidden))
         return cases
 
-    def fresh_case(self, problem: Problem, seed: int | None = None) -> _Case | None:
+    def fresh_case(self, problem: Problem, seed: int | None = None) -> PreparedCase | None:
         """The problem's fresh case (cases.py `fresh(seed)`, a LeetGPU challenge's functional test drawn again),
         with its reference output: new inputs every grading (a random seed unless one is given), never shown, so
         that no table of the answers a report showed can pass. None where the problem has no generator."""
@@ -196,7 +190,7 @@ class Runner:
             return None
         seed = secrets.randbits(63) if seed is None else seed
         with _PREPARING:
-            case = cases_of(problem).fresh_inputs(self, problem, seed)
+            case = driver_of(problem).fresh_inputs(self, problem, seed)
             if case is None:
                 return None
             device = device_for(problem, self.pool)
@@ -207,7 +201,7 @@ class Runner:
                 self._drop_kept_reference()  # it may have died in the call: the next grading opens another
                 raise
 
-    def _fresh_for_run(self, problem: Problem, seed: int | None, version: tuple[Any, ...]) -> _Case | None:
+    def fresh_for_run(self, problem: Problem, seed: int | None, version: tuple[Any, ...]) -> PreparedCase | None:
         """The fresh case of this run: the one drawn ahead for it where there is one (fresh_ahead; the next is
         drawn once the run is over) at the problem's `version` (its prepared cases'), else one drawn now, as is
         a given seed's (`kata check-problems`: its draws repeat)."""
@@ -216,7 +210,7 @@ class Runner:
         drawn = self._drawn.pop(problem.source_path, None)
         return drawn[1].result() if drawn is not None and drawn[0] == version else self.fresh_case(problem)
 
-    def _draw_ahead(self, problem: Problem, version: tuple[Any, ...]) -> None:
+    def draw_ahead(self, problem: Problem, version: tuple[Any, ...]) -> None:
         if self._drawing is not None and kind_of(problem).has_fresh_cases(problem):
             self._drawn[problem.source_path] = (version, self._drawing.submit(self.fresh_case, problem))
 
@@ -245,24 +239,13 @@ class Runner:
             self._kept_reference = None
 
     @staticmethod
-    def _kernel_rule(problem: Problem, case: _Case, outcome: CallResult) -> str | None:
-        """The kernel kata's rule a passing call broke, as the Triton interpreter measured it (kernel_rules)."""
-        names = list(problem.grading.output_names)
-
-        def name_of(key: Any) -> str:
-            if key == "return":
-                return names[0] if len(names) == 1 else "out"
-            if isinstance(key, str) and key.startswith("return["):
-                index = int(key[7:-1])
-                return names[index] if index < len(names) else f"out[{index}]"
-            return case.keys.get(key, str(key))
-
-        def fused() -> int:
-            if problem.grading.traffic == OUTPUTS:
-                return output_bytes(case.expected, case.expected_state)
-            return int(getattr(problem.module("cases"), problem.grading.traffic)(*case.args, **case.kwargs))
-
-        return broken_rule(problem, outcome.kernels, name_of, fused if problem.grading.traffic else None)
+    def arena_layout(prepared: Prepared, fresh: PreparedCase | None) -> ArenaLayout:
+        """The arena's layout for the prepared cases (made once: their bytes are copied out of the tensors
+        then) and the run's fresh case after them."""
+        with _PREPARING:
+            if prepared.layout is None:
+                prepared.layout = ArenaLayout.for_cases([_frozen(c) for c in prepared.cases])
+        return prepared.layout if fresh is None else ArenaLayout.for_cases([_frozen(fresh)], after=prepared.layout)
 
     # -- a run ------------------------------------------------------------------------------
 
@@ -286,151 +269,15 @@ class Runner:
         if report.findings:
             report.verdict = "syntax_error" if report.findings[0].code == "syntax-error" else "forbidden"
             report.cases = [CaseResult(i, name, "skipped", message=f"not run: {verdict_words(report.verdict)}")
-                            for i, name in enumerate(cases_of(problem).case_names(self, problem), 1)]
+                            for i, name in enumerate(driver_of(problem).case_names(self, problem), 1)]
         else:
-            report.cases, report.output = cases_of(problem).run(self, problem, source, filename, cancel,
-                                                               report.entry_line, values, stop_early, trusted,
-                                                               fresh_seed)
+            report.cases, report.output = driver_of(problem).run(
+                self, problem, Solution(source, filename, report.entry_line),
+                RunOptions(cancel, values, stop_early, trusted, fresh_seed))
             report.cancelled = cancel is not None and cancel.cancelled
             report.verdict = verdict_of(report.cases)
         report.time_ms = (time.perf_counter() - started) * 1e3
         return report
-
-    def run_cases(self, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-                  entry_line: int | None, values: bool = False, stop_early: bool = False,
-                  trusted: bool = False, fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
-        """A native problem's cases, against the reference's outputs (core/grading/kinds.py dispatches here)."""
-        cases = self.prepare(problem)
-        prepared = self._prepared[problem.source_path]
-        device = prepared.device
-        # The fresh case last, so that a wrong solution's verdict is its fixed cases' (a mutant's run, which
-        # stops at its first failure, is judged on those alone: the same every time).
-        fresh = None if stop_early else self._fresh_for_run(problem, fresh_seed, prepared.version)
-        cases = cases if fresh is None else [*cases, fresh]
-        # Each case's call, and the replay of each that fails (SolutionCalls.replay).
-        spec = solution_spec(problem, source, filename, calls=2 * len(cases), cuda=device == "cuda",
-                             trusted=trusted)
-        if spec.torch_free and any(holds_tensor((case.args, case.kwargs)) for case in cases):
-            spec = replace(spec, torch_free=False)
-        tolerance = tolerance_of(problem)
-        results: list[CaseResult] = []
-        # The unchangeable tensor arguments, in memory this process reads after each call (on the CPU).
-        arena = InputArena.for_layout(self._layout(prepared, fresh)) if device == "cpu" else None
-        with SolutionCalls(self.pool, problem, spec, device, cancel, arena) as calls:
-            for index, case in enumerate(cases, 1):
-                shared = arena.shared_keys(index - 1) if arena is not None else set()
-                args, kwargs = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None \
-                    else (case.args, case.kwargs)
-                reported = tuple(k for k in case.frozen_keys if k not in shared)
-                outcome = calls.call(index, args, kwargs, snapshot=case.state_keys + reported, graded=case.state_keys)
-                if outcome.status == "cancelled":
-                    break
-                if arena is not None and outcome.status == "ok":
-                    # What the call did to them, as this process reads it: not the solution's word.
-                    outcome.state.update({k: case.originals[k] for k in shared})
-                    outcome.state.update(arena.after_call(index - 1))
-                if calls.load_failed:
-                    results.append(error_case(index, case.name, outcome, entry_line))
-                    results += [CaseResult(i, c.name, "skipped", message="not run: the solution failed to load")
-                                for i, c in enumerate(cases[index:], index + 1)]
-                    break
-                result, failure = self._judge(problem, index, case, outcome, tolerance)
-                # Values are wanted of the first failing case only (none after it), and never of the fresh one.
-                level = trace_level(values and not case.fresh and all(r.status == "passed" for r in results))
-                replayed = None
-                if failure is not None and not stop_early and outcome.status in ("ok", "error") \
-                        and (level == "values" or failure.graded is not None):
-                    again = arena.prepare(index - 1, case.args, case.kwargs) if arena is not None else (args, kwargs)
-                    replayed = calls.replay(*again, trace=level, watch=case.state_keys + case.frozen_keys)
-                results.append(_placed(result, failure, outcome, replayed, level, entry_line, case.hidden))
-                if results[-1].status == "passed" and spec.count_launches:  # right, but is it the kernel asked?
-                    allowed = problem.grading.launches_per_call
-                    if not outcome.launches:
-                        results[-1] = no_launch_case(index, case.name, outcome, entry_line)
-                    elif allowed and outcome.launches > allowed:
-                        results[-1] = too_many_launches_case(index, case.name, outcome, entry_line, allowed)
-                    elif (broken := self._kernel_rule(problem, case, outcome)) is not None:
-                        results[-1] = CaseResult(index, case.name, "error", outcome.time_ms, broken, entry_line,
-                                                 cause="forbidden")
-                if outcome.status == "timeout":  # the next call would not be made: say so for every case
-                    results += [CaseResult(i, c.name, "skipped", message=not_run_after_timeout(index))
-                                for i, c in enumerate(cases[index:], index + 1)]
-                    break
-                if stop_early and results[-1].status != "passed":
-                    results += [CaseResult(i, c.name, "skipped", message=f"not run: case {index} failed")
-                                for i, c in enumerate(cases[index:], index + 1)]
-                    break
-        for result in results:
-            result.note = calls.notes.get(result.id, "")
-        if arena is not None:
-            arena.close()
-        if fresh is not None and fresh_seed is None:  # after the run: its draw takes nothing from the run
-            self._draw_ahead(problem, prepared.version)
-        return results, "".join(calls.output)
-
-    @staticmethod
-    def _layout(prepared: _Prepared, fresh: _Case | None) -> ArenaLayout:
-        """The arena's layout for the prepared cases (made once: their bytes are copied out of the tensors
-        then) and the run's fresh case after them."""
-        with _PREPARING:
-            if prepared.layout is None:
-                prepared.layout = ArenaLayout.for_cases([_frozen(c) for c in prepared.cases])
-        return prepared.layout if fresh is None else ArenaLayout.for_cases([_frozen(fresh)], after=prepared.layout)
-
-    def _judge(self, problem: Problem, index: int, case: _Case, outcome: CallResult,
-               tolerance: Tolerance) -> tuple[CaseResult, _Failure | None]:
-        """The case's result, its line not yet placed, and what failed (None: it passed)."""
-        if outcome.status != "ok":
-            return error_case(index, case.name, outcome, None), _Failure(None)
-        checks: list[_Failure] = [
-            _Failure(None, compare(outcome.value, case.expected, tolerance, names=problem.grading.output_names),
-                     outcome.value, case.expected)] if problem.grading.graded_return else []
-        for key in case.state_keys:
-            checks.append(_Failure(key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
-                                                root=f"{case.keys[key]} after the call"),
-                                   outcome.state.get(key), case.expected_state[key], case.keys[key]))
-        exact = Tolerance(atol=0.0, rtol=0.0)
-        for key in case.frozen_keys:
-            check = compare(outcome.state.get(key), case.originals[key], exact, root=case.keys[key])
-            if not check.ok:
-                check.message = (f"argument '{case.keys[key]}' was modified in place, which this problem does not "
-                                 f"allow: {check.message}")
-            checks.append(_Failure(key, check, outcome.state.get(key), case.originals[key], case.keys[key]))
-        failed = next((c for c in checks if c.check is not None and not c.check.ok), None)
-        if failed is None:
-            assert checks[0].check is not None
-            return CaseResult(index, case.name, "passed", outcome.time_ms, **checks[0].check.measures()), None
-        assert failed.check is not None
-        return CaseResult(index, case.name, "failed", outcome.time_ms, failed.check.message,
-                          **failed.check.measures()), failed
-
-
-@dataclass
-class _Failure:
-    """What made a case fail: its output (`graded` None) or a graded or unchangeable argument, the
-    comparison that said so, and the values compared; an outcome that was no output has no comparison."""
-
-    graded: ArgKey | None
-    check: Comparison | None = None
-    actual: Any = None
-    expected: Any = None
-    name: str = "return"
-
-
-def _placed(result: CaseResult, failure: _Failure | None, outcome: CallResult, replayed: Recording | None,
-            level: TraceLevel, entry_line: int | None, hidden: bool) -> CaseResult:
-    """The case's result on its line, with its values where they were recorded (in the replay, where the
-    case was made again), and its expected values hidden where the case is."""
-    if failure is not None:
-        recorded = outcome if replayed is None else replace(outcome, recording=replayed)
-        if failure.check is None:
-            result.line = result.line or entry_line
-            result = with_values(result, recorded, level)
-        else:
-            result.line = failure_line(recorded, failure.graded, entry_line)
-            result = with_values(result, recorded, level, failure.name, failure.check, failure.actual,
-                                 failure.expected)
-    return hide_expected(result) if hidden else result
 
 
 def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, args: tuple[Any, ...],
@@ -444,7 +291,7 @@ def _run_reference(problem: Problem, reference: Callable[..., Any], name: str, a
     return expected, {k: snapshot(_arg(ref_args, ref_kwargs, k)) for k in state_keys}
 
 
-def _frozen(case: _Case) -> dict[ArgKey, Any]:
+def _frozen(case: PreparedCase) -> dict[ArgKey, Any]:
     return {k: _arg(case.args, case.kwargs, k) for k in case.frozen_keys}
 
 

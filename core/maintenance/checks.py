@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from infrakata.core.catalog.kinds import kind_of
-from infrakata.core.catalog.loading import ProblemError, expected_verdict
+from infrakata.core.catalog.kinds.native import expected_verdict
 from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.catalog.statement import bilingual_gaps, sections
+from infrakata.core.errors import ProblemError
 from infrakata.core.grading.compare import Tolerance, compare
-from infrakata.core.grading.kinds import cases_of
+from infrakata.core.grading.kinds import driver_of
 from infrakata.core.grading.results import VERDICTS, GradingError
 from infrakata.core.paths import BUNDLED
 from infrakata.core.progress.learning import course_order
@@ -177,7 +178,7 @@ def check_problem(problem: Problem, runner: Runner, mutants: bool = False,
     if mutants:
         listed("mutants killed", functools.partial(_mutant_failures, problem, runner, result))
     try:
-        result.warnings += cases_of(problem).weaknesses(runner, problem)
+        result.warnings += driver_of(problem).weaknesses(runner, problem)
     except (GradingError, ProblemError, OSError):
         pass  # a problem that cannot be graded has failed above, saying why
     return result

@@ -336,7 +336,7 @@ def _call(entry: Callable[..., Any], request: CallRequest, filename: str, arena:
         args, kwargs = to_device((tuple(args), dict(kwargs)), request.device)
     if request.op == "harness":
         # A harness takes the entry point, its payload and the request's arguments (a trial's inputs, over the
-        # arena: core/grading/kernelbench.py), and moves what it needs to the device itself.
+        # arena: core/grading/kinds/kernelbench.py), and moves what it needs to the device itself.
         if request.target not in harnesses:
             return Reply("error", error=ErrorInfo("UnknownHarness", f"no harness {request.target!r} in this worker"),
                          seq=request.seq)

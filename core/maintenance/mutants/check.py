@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import EquivalentMutant, Problem
-from infrakata.core.grading.kinds import cases_of
+from infrakata.core.grading.kinds import driver_of
 from infrakata.core.grading.results import RunReport, verdict_words
 from infrakata.core.maintenance.mutants.make import Mutant, make_mutants
 
@@ -77,15 +77,15 @@ class MutantReport:
 
 def check_mutants(problem: Problem, runner: Runner, jobs: int | None = None) -> MutantReport:
     """Make every mutant of the problem's reference and grade each; `jobs` gradings at a time."""
-    cases = cases_of(problem)
-    inputs = cases.case_inputs(runner, problem)
+    driver = driver_of(problem)
+    inputs = driver.case_inputs(runner, problem)
     first = (inputs[0].args, inputs[0].kwargs) if inputs else ((), {})
     mutants = make_mutants(problem.reference_source, problem.entry_point, first)
     reference = kind_of(problem).reference_filename(problem)
     report = MutantReport(_relative(reference), _relative(str(problem.folder / "problem.toml")))
     declared = {d.mutant: d for d in problem.equivalent_mutants}
     report.unmatched = [d for d in problem.equivalent_mutants if d.mutant not in {m.what for m in mutants}]
-    cases.case_names(runner, problem)  # the reference outputs, prepared once before the gradings share them
+    driver.case_names(runner, problem)  # the reference outputs, prepared once before the gradings share them
 
     def grade(mutant: Mutant) -> Outcome:
         # Graded as the reference is (trusted): a kata's rules may forbid what its reference uses.

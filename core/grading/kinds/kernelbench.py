@@ -7,7 +7,7 @@ agree within KernelBench's tolerance for the inputs' precision (fp32 1e-4, fp16 
 request: `_Module.tolerance`). A sixth trial, hidden, draws its seeds anew at every grading.
 
 The problem's code is trusted: the reference's `Model` runs in a worker of its own
-(core/grading/kernelbench_worker.py), its outputs kept per problem version and device. Each worker makes a
+(core/grading/kinds/kernelbench_worker.py), its outputs kept per problem version and device. Each worker makes a
 trial's inputs itself from the trial's seeds, with the problem's `get_inputs()` loaded before the solution;
 only the seeds cross the wire, never tensors (a KernelBench file's inputs may be gigabytes), and here the
 file runs only to size its inputs on the meta device. The solution's worker is never sent what it is
@@ -21,29 +21,29 @@ import ast
 import contextlib
 import secrets
 import threading
-import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from infrakata.core import pysource
-from infrakata.core.catalog.kinds import KernelBenchSource
-from infrakata.core.catalog.loading import KERNELBENCH_TOLERANCES
-from infrakata.core.catalog.problem import FRESH_CASE_NAME, Problem
+from infrakata.core.catalog.kinds.kernelbench import KERNELBENCH_TOLERANCES, KernelBenchSource
+from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.grading.calls import SolutionCalls, device_for, reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
+from infrakata.core.grading.kinds import RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case, hide_expected
 from infrakata.core.limits import MIB
 from infrakata.core.sandbox.arena import ArenaLayout, InputArena
-from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
+from infrakata.core.sandbox.pool import CallResult, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, clean_text
 from infrakata.core.sandbox.recording import TraceLevel, recording_from_wire
 
 if TYPE_CHECKING:
     from infrakata.core.grading.runner import Runner
 
-TRIAL = "infrakata.core.grading.kernelbench_worker:trial"
-PRELOAD = ("infrakata.core.grading.kernelbench_worker",)
+TRIAL = "infrakata.core.grading.kinds.kernelbench_worker:trial"
+PRELOAD = ("infrakata.core.grading.kinds.kernelbench_worker",)
 INIT_SEED = 42  # KernelBench's seed_num: the weights' seed, and the one its trials' seeds are drawn from
 TRIALS = 5  # KernelBench's num_correct_trials
 # What a trial's inputs may take on the CPU. KernelBench sizes its problems for a GPU (gigabytes of inputs);
@@ -180,15 +180,9 @@ def forward_parameters(source: str) -> list[str]:
 
 @dataclass
 class _Prepared:
-    version: tuple[Any, ...]
     trials: list[Trial]
     module: _Module  # makes each trial's inputs, on the CPU, in the grader's arena
     tolerance: Tolerance  # the problem's, by its inputs' precision (_Module.tolerance)
-
-
-# The reference's outputs per runner, problem and version: a runner's cache, kept beside it.
-_PREPARED: weakref.WeakKeyDictionary[Runner, dict[Any, _Prepared]] = weakref.WeakKeyDictionary()
-_PREPARING = threading.Lock()
 
 
 def _version(problem: Problem, device: str) -> tuple[Any, ...]:
@@ -232,21 +226,19 @@ def _payload(trial: Trial, device: str, level: TraceLevel) -> dict[str, Any]:
 
 
 def prepare(runner: Runner, problem: Problem, device: str) -> _Prepared:
-    """The fixed trials with the reference's outputs, made once per problem version and device."""
-    version = _version(problem, device)
-    with _PREPARING:
-        cache = _PREPARED.setdefault(runner, {})
-        cached = cache.get(problem.source_path)
-        if cached is not None and cached.version == version:
-            return cached
+    """The fixed trials with the reference's outputs, made once per problem version and device (kept by the
+    runner)."""
+
+    def make() -> _Prepared:
         module = _Module(problem)  # the file runs (or says why not) before a worker is opened for it
         if device == "cpu":
             module.check_size()
         trials = [Trial(f"trial {index} (seed {seed})", INIT_SEED, seed) for index, seed in enumerate(trial_seeds(), 1)]
         with _Reference(problem, runner.pool, device, len(trials)) as reference:
             trials = [reference(trial) for trial in trials]
-        cache[problem.source_path] = prepared = _Prepared(version, trials, module, module.tolerance())
-        return prepared
+        return _Prepared(trials, module, module.tolerance())
+
+    return runner.kept(problem, _version(problem, device), make)
 
 
 def fresh_trial(runner: Runner, problem: Problem, device: str, seed: int | None) -> Trial:
@@ -298,18 +290,17 @@ def case_names() -> list[str]:
     return [f"trial {index} (seed {seed})" for index, seed in enumerate(trial_seeds(), 1)] + [FRESH_CASE_NAME]
 
 
-def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: CancelToken | None,
-        entry_line: int | None, values: bool = False, stop_early: bool = False, trusted: bool = False,
-        fresh_seed: int | None = None) -> tuple[list[CaseResult], str]:
+def run(runner: Runner, problem: Problem, solution: Solution, options: RunOptions) -> tuple[list[CaseResult], str]:
     """Grade a ModelNew on the trials, the hidden one last (never with `stop_early`: its verdict would not
     repeat), stopping at the first trial that times out."""
     device = device_for(problem, runner.pool)
     prepared = prepare(runner, problem, device)
     trials = list(prepared.trials)
+    stop_early, values, entry_line = options.stop_early, options.values, solution.entry_line
     if not stop_early:
-        trials.append(fresh_trial(runner, problem, device, fresh_seed))
-    spec = solution_spec(problem, source, filename, calls=len(trials), cuda=device == "cuda", preload=PRELOAD,
-                         trusted=trusted)
+        trials.append(fresh_trial(runner, problem, device, options.fresh_seed))
+    spec = solution_spec(problem, solution.source, solution.filename, calls=len(trials), cuda=device == "cuda",
+                         preload=PRELOAD, trusted=options.trusted)
     tolerance = prepared.tolerance
     names = forward_parameters(problem.reference_source)
     results: list[CaseResult] = []
@@ -317,7 +308,7 @@ def run(runner: Runner, problem: Problem, source: str, filename: str, cancel: Ca
     # changed them is decided here, never by code in the solution's process (on CUDA: docs/KERNELS.md).
     arena = InputArena(ArenaLayout([]), capacity=ARENA_BYTES) if device == "cpu" else None
     with contextlib.closing(arena) if arena is not None else contextlib.nullcontext(), \
-            SolutionCalls(runner.pool, problem, spec, device, cancel, arena) as calls:
+            SolutionCalls(runner.pool, problem, spec, device, options.cancel, arena) as calls:
         for index, trial in enumerate(trials, 1):
             level = trace_level(values and not trial.fresh and all(r.status == "passed" for r in results))
             given = _inputs_in(arena, prepared.module, trial) if arena is not None else ()
@@ -391,3 +382,31 @@ def _judge(index: int, trial: Trial, outcome: CallResult, tolerance: Tolerance, 
                         failure_line(outcome, None, entry_line), **check.measures())
     return with_values(result, outcome, level, "return", check, outcome.value, trial.expected)
 
+
+class KernelBenchCases:
+    """Seeded trials, one by one: ModelNew built and called in a trusted harness in its worker."""
+
+    def run(self, runner: Runner, problem: Problem, solution: Solution,
+            options: RunOptions) -> tuple[list[CaseResult], str]:
+        return run(runner, problem, solution, options)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        return []  # get_inputs() makes them from each trial's seed
+
+    def reference(self, runner: Runner, problem: Problem) -> Callable[..., Any]:
+        raise GradingError(f"{problem.slug}: a KernelBench problem's reference is its Model, run in a worker")
+
+    def case_names(self, runner: Runner, problem: Problem) -> list[str]:
+        return case_names()
+
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        return weaknesses(runner, problem)
+
+    def machine_note(self, runner: Runner, problem: Problem) -> str:
+        return ""  # its sizes on the CPU follow one rule for every file (problems/FORMAT.md)
+
+    def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
+        return None  # its hidden trial is drawn with the others (kernelbench.fresh_trial)
+
+
+DRIVER = KernelBenchCases()

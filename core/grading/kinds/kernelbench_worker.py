@@ -1,4 +1,4 @@
-"""A KernelBench trial, run in a worker (core/grading/kernelbench.py is the grader's side).
+"""A KernelBench trial, run in a worker (core/grading/kinds/kernelbench.py is the grader's side).
 
 The solution's worker runs `trial` on its `ModelNew`, the reference's (trusted code only) on `Model`: each
 makes the trial's inputs itself, with the problem's own get_init_inputs() and get_inputs() after the trial's

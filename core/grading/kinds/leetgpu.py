@@ -1,8 +1,8 @@
 """LeetGPU challenges, the grader's side: the reference and the cases of a challenge read from a user's clone.
 
 The challenge's code is trusted (the user's own clone, named by them): it runs here, with the set's base class put
-above it (core/catalog/loading.py load_leetgpu builds that source, nothing of it written anywhere). Its reference is
-`Challenge().reference_impl`; its cases its `generate_example_test()` (a dict, or a list of them) and
+above it (core/catalog/kinds/leetgpu.py load_leetgpu builds that source, nothing of it written anywhere). Its
+reference is `Challenge().reference_impl`; its cases its `generate_example_test()` (a dict, or a list of them) and
 `generate_functional_test()`, each a dict of the solve signature's arguments by name, made on the CPU (the grader
 moves them to the device the cases run on). Tensors a test describes rather than makes (the base class's
 RandTensor, RandnTensor, RandIntTensor, FullTensor, OutTensor) are made here. Both they and torch's own random
@@ -17,11 +17,18 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from infrakata.core.catalog.loading import LEETGPU_CPU_ELEMENTS
+from infrakata.core.catalog.kinds.leetgpu import LEETGPU_CPU_ELEMENTS
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.grading.calls import device_for
+from infrakata.core.grading.kinds import RunOptions, Solution
+from infrakata.core.grading.kinds.native import run_cases
 from infrakata.core.grading.results import GradingError
+
+if TYPE_CHECKING:
+    from infrakata.core.grading.results import CaseResult
+    from infrakata.core.grading.runner import Runner
 
 LEETGPU_FRESH_ELEMENTS = 1 << 16  # the hidden case's tensors, in all: what it adds to a save kept small
 _SPEC_SEED = 20260101  # what the fixed tests' random numbers are drawn with: the same at every grading
@@ -162,3 +169,39 @@ def left_out_note(problem: Problem) -> str:
     names = left_out(problem)
     return "" if not names else (f"left out without CUDA, each over {LEETGPU_CPU_ELEMENTS:,} elements (the Triton "
                                  f"interpreter's budget): {', '.join(names)}")
+
+
+class LeetGpuCases:
+    """A LeetGPU challenge's example and functional tests, graded as a native problem's cases (this module makes
+    them and its reference): outputs in place, every other argument unchanged."""
+
+    def run(self, runner: Runner, problem: Problem, solution: Solution,
+            options: RunOptions) -> tuple[list[CaseResult], str]:
+        results, output = run_cases(runner, problem, solution, options)
+        note = left_out_note(problem)
+        if note and results:  # said with the first case: what this run did not grade
+            results[0].note = "\n".join(part for part in (results[0].note, note) if part)
+        return results, output
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        return cases(problem, on_cpu=device_for(problem, runner.pool) == "cpu")
+
+    def reference(self, runner: Runner, problem: Problem) -> Callable[..., Any]:
+        return reference(problem)
+
+    def case_names(self, runner: Runner, problem: Problem) -> list[str]:
+        return [case.name for case in runner.prepare(problem).cases]
+
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        return []
+
+    def machine_note(self, runner: Runner, problem: Problem) -> str:
+        graded = self.case_inputs(runner, problem)
+        return (left_out_note(problem) or "every test is graded here") + \
+            f" ({len(graded)} graded: {', '.join(case.name for case in graded)})"
+
+    def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
+        return fresh(problem, seed)
+
+
+DRIVER = LeetGpuCases()

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from infrakata.core.catalog.kinds import CodestarSource
-from infrakata.core.catalog.problem import Problem
+from infrakata.core.catalog.kinds.codestar import CodestarSource
+from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare, describe
+from infrakata.core.grading.kinds import RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
@@ -25,6 +27,9 @@ from infrakata.core.sandbox.protocol import SolutionSpec
 from infrakata.core.sandbox.recording import TraceLevel
 from infrakata.core.sandbox.wire import sanitize
 from infrakata.core.torch_stand_in import builtins_with_lazy_torch
+
+if TYPE_CHECKING:
+    from infrakata.core.grading.runner import Runner
 
 # test_code's calls are not known ahead: the worker's CPU-time backstop allows this many (the wall
 # clock decides each call).
@@ -89,10 +94,11 @@ class _CaseLog(list[Any]):
         self.session.calls, self.session.comparisons = [], []
 
 
-def run(problem: Problem, source: str, filename: str, pool: WorkerPool, cancel: CancelToken | None,
-        entry_line: int | None, values: bool = False, trusted: bool = False) -> tuple[list[CaseResult], str]:
+def run(problem: Problem, solution: Solution, pool: WorkerPool, options: RunOptions) -> tuple[list[CaseResult], str]:
     device = device_for(problem, pool)
-    spec = solution_spec(problem, source, filename, calls=CALLS_BACKSTOP, cuda=device == "cuda", trusted=trusted)
+    spec = solution_spec(problem, solution.source, solution.filename, calls=CALLS_BACKSTOP, cuda=device == "cuda",
+                         trusted=options.trusted)
+    cancel, entry_line, values = options.cancel, solution.entry_line, options.values
     if problem.grading.device == "cuda":
         # A kernel problem's reference runs where the solution does, in a worker of its own.
         with ReferenceWorker(problem, pool, device, CALLS_BACKSTOP) as reference:
@@ -170,3 +176,32 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
                                        expected))
         results[-1].note = solution.notes.get(index, "")  # keyed as user_obj numbers the cases
     return results, "".join(solution.output)
+
+
+class CodestarCases:
+    """test_code runs them, calling the solution through its proxy."""
+
+    def run(self, runner: Runner, problem: Problem, solution: Solution,
+            options: RunOptions) -> tuple[list[CaseResult], str]:
+        return run(problem, solution, runner.pool, options)
+
+    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
+        return []
+
+    def reference(self, runner: Runner, problem: Problem) -> Callable[..., Any]:
+        raise GradingError(f"{problem.slug}: a codestar problem's reference runs inside its test_code")
+
+    def case_names(self, runner: Runner, problem: Problem) -> list[str]:
+        return []  # test_code says its cases only as it runs them
+
+    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
+        return []
+
+    def machine_note(self, runner: Runner, problem: Problem) -> str:
+        return ""
+
+    def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
+        return None  # test_code makes every input
+
+
+DRIVER = CodestarCases()
