@@ -21,9 +21,9 @@ from infrakata.core.sandbox.protocol import SolutionSpec
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = SolutionSpec("def f():\n    return 1\n", "/tmp/f.py", "f", Limits().worker(calls=1, cuda=False))
-# `kata bench` itself, its pool's idle imports switched back on when asked (core/cli/commands.py ONE_SHOT).
+# `kata bench` itself, its pool's idle imports switched back on when asked (core/cli/commands/bench.py one_shot).
 BENCH = ("import sys, infrakata.core.cli.commands as cli\n"
-         "if sys.argv[1] == 'idle-imports':\n    cli.ONE_SHOT = ()\n"
+         "if sys.argv[1] == 'idle-imports':\n    cli.bench.COMMAND.one_shot = False\n"
          "sys.exit(cli.main(['bench', sys.argv[2], '--problem', 'fused-row-softmax']))\n")
 
 

@@ -100,3 +100,27 @@ def test_an_untouched_starter_prints_its_traceback_once(tmp_path):
     total = int(re.search(r"0/(\d+) cases passed", done.stdout).group(1))
     assert len(re.findall(r'File ".*zero_memory_ledger.py", line \d+', done.stdout)) == 1  # one traceback
     assert done.stdout.count("same error as case 1") == total - 1
+
+
+def test_a_usage_error_exits_2_and_names_what_would_do():
+    done = kata("list", "--area", "nope")
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2 and "no area 'nope'; --area takes one of: Warm-up, Memory" in said
+    assert "Traceback" not in done.stderr
+    done = kata("grade", "x.py", "--jobs", "0")
+    assert done.returncode == 2 and "--jobs is at least 1" in done.stderr
+
+
+def test_each_command_declares_what_main_does_for_it():
+    from infrakata.core.cli.commands import COMMANDS, build_parser
+    from infrakata.core.errors import EXIT_CANNOT_GRADE, KataError, UsageError
+
+    assert issubclass(UsageError, KataError) and UsageError.exit_code == EXIT_CANNOT_GRADE
+    names = [command.name for command in COMMANDS]
+    assert len(set(names)) == len(names)
+    parser = build_parser()
+    for command in COMMANDS:
+        assert not command.one_shot or command.needs_pool, f"{command.name}: one_shot is about a started pool"
+        if command.reads_file:  # the argument it names is one the command takes
+            args = parser.parse_args([command.name, "solution.py"])
+            assert getattr(args, command.reads_file) == "solution.py"

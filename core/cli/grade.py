@@ -15,7 +15,7 @@ from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.batch.submissions import collect
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
-from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED
+from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED, UsageError
 from infrakata.core.grading.pipeline import CannotGrade
 from infrakata.core.grading.report import COULD_NOT_GRADE
 from infrakata.core.grading.results import VERDICTS
@@ -126,9 +126,9 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
     console = console or Console(highlight=False)
     err = err or Console(stderr=True, highlight=False, soft_wrap=True)
     if not options.paths and not options.manifest:
-        raise CannotGrade("nothing to grade: pass files, folders or --manifest FILE")
+        raise UsageError("nothing to grade: pass files, folders or --manifest FILE")
     if options.resume and not options.out:
-        raise CannotGrade("--resume needs --out FILE (the results to resume from)")
+        raise UsageError("--resume needs --out FILE (the results to resume from)")
     for flag, target in (("--out", options.out), ("--junit", options.junit)):
         if target:
             _check_output(flag, Path(target))
@@ -142,7 +142,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
     try:
         results = ResultsFile(options.out, options.resume, echo=None if options.out else sys.stdout)
     except OSError as error:
-        raise CannotGrade(f"--out {options.out}: cannot write ({error.strerror or error})") from None
+        raise UsageError(f"--out {options.out}: cannot write ({error.strerror or error})") from None
     with results:
         for row in results.previous:
             tally.add(row, resumed=True)
@@ -190,7 +190,7 @@ def grade_batch(options: GradeOptions, catalog: Catalog, settings: Settings, wor
                 write_junit(results.rows(), options.junit)
             except OSError as error:
                 where = f"; the results are in {options.out}" if options.out else ""
-                raise CannotGrade(f"--junit {options.junit}: cannot write ({error.strerror or error}){where}") \
+                raise UsageError(f"--junit {options.junit}: cannot write ({error.strerror or error}){where}") \
                     from None
         fast = fast_p_lines(list(results.rows()), catalog)
     (console if options.out else err).print(summary_table(tally, elapsed))
@@ -205,8 +205,8 @@ def _check_output(flag: str, path: Path) -> None:
     """Before any grading: an output path that cannot be a file is said at once, not after the batch."""
     if path.is_dir():
         example = path / ("results.jsonl" if flag == "--out" else "junit.xml")
-        raise CannotGrade(f"{flag} {path} is a folder; give a file (e.g. {example})")
+        raise UsageError(f"{flag} {path} is a folder; give a file (e.g. {example})")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise CannotGrade(f"{flag} {path}: cannot create {path.parent} ({error.strerror or error})") from None
+        raise UsageError(f"{flag} {path}: cannot create {path.parent} ({error.strerror or error})") from None
