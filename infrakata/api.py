@@ -233,8 +233,8 @@ class Grader:
     def _benchmark(self, job: _Job) -> BenchReport:
         with self._gpu:
             try:
-                return benchmark.run(job.problem, job.code, job.path, self._pool,
-                                     workspace=self._workspace if self._record else None)
+                return benchmark.measure(job.problem, job.code, job.path, self._pool,
+                                         workspace=self._workspace if self._record else None)
             except GradingError as error:
                 raise CannotGrade(f"{job.problem.slug}: cannot benchmark: {error}", job.problem.slug) from None
 

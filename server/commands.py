@@ -104,8 +104,8 @@ def register(server: KataServer) -> None:
         path = Path(to_fs_path(uri) or uri)
 
         async def job(run: Run) -> dict[str, Any]:
-            result = await run.call(lambda: bench.run(problem, source, path, ls.workers(), cancel=run.token,
-                                                      workspace=ls.root))
+            result = await run.call(lambda: bench.measure(problem, source, path, ls.workers(), cancel=run.token,
+                                                          workspace=ls.root))
             return bench_to_dict(result)
 
         async with Progress(ls, f"kata: benchmarking {path.name}", lambda: ls.scheduler.cancel(key)) as progress:

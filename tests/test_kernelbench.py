@@ -386,7 +386,7 @@ def test_a_compiled_extension_imported_past_the_static_check_is_refused_at_run_t
 
 
 def test_a_copy_of_the_reference_is_correct_and_never_counted_fast_without_a_gpu(runner):
-    from infrakata.core.batch.results import fast_p
+    from infrakata.core.batch.results_file import fast_p
 
     report = hack(runner, "copies_reference")
     assert report.verdict == "accepted"

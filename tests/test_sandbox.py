@@ -329,10 +329,10 @@ def test_what_reading_a_request_costs_does_not_depend_on_how_it_arrives(piece):
     import threading
     import tracemalloc
 
-    from infrakata.core.sandbox.wire import HEADER, read_frame_blocking
+    from infrakata.core.sandbox.wire import FRAME_LENGTH, read_frame_blocking
 
     payload = os.urandom(2 << 20)
-    framed = memoryview(HEADER.pack(len(payload)) + payload)  # made before the count starts: the sender's
+    framed = memoryview(FRAME_LENGTH.pack(len(payload)) + payload)  # made before the count starts: the sender's
     read_end, write_end = os.pipe()
 
     def send() -> None:

@@ -149,7 +149,7 @@ class BatchGrader:
 
         with self._gpu:
             try:
-                return bench_to_dict(bench.run(problem, source, path, self.pool))
+                return bench_to_dict(bench.measure(problem, source, path, self.pool))
             except GradingError as error:
                 return {"problem": problem.slug, "file": path, "correct": False, "error": str(error)}
 

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 class ResultRow(TypedDict, total=False):
     """One line of a batch's results: the `kata run --json` object (docs/TERMINAL.md) with the
     submission's id first; `reason` where it could not be graded, `bench` for an accepted kernel
-    graded with --bench, `signature` once written (batch/results.py)."""
+    graded with --bench, `signature` once written (batch/results_file.py)."""
 
     id: str
     problem: str | None

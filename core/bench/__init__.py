@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from infrakata.core.sandbox.pool import CancelToken, WorkerPool
 
 
-def run(problem: Problem, source: str, path: Path | str, pool: WorkerPool, *, workspace: Path | None = None,
-        cancel: CancelToken | None = None) -> BenchReport:
+def measure(problem: Problem, source: str, path: Path | str, pool: WorkerPool, *, workspace: Path | None = None,
+            cancel: CancelToken | None = None) -> BenchReport:
     """`kata bench` for a problem of any kind that has one, timed as its kind says (core/catalog/kinds/ benchmark):
     a kata's [benchmark] table against its reference, or a KernelBench problem's speed-up over its Model. Raises
     GradingError when it cannot be benchmarked."""

@@ -36,7 +36,8 @@ from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavaila
 TIME_REPS = "infrakata.core.bench.timing:time_reps"
 CHECK_REPS = "infrakata.core.bench.timing:check_reps"
 COPY_BANDWIDTH = "infrakata.core.bench.timing:copy_bandwidth"
-PRELOAD = ("infrakata.core.bench.timing",)
+# What a benchmark's worker imports before the solution (SolutionSpec.preload): the clocks, its own.
+TIMING_HARNESS = ("infrakata.core.bench.timing",)
 
 WARMUP, REPS = 3, 5  # the seed verifier's
 CPU_WARMUP, CPU_REPS = 1, 2  # shapes checked without timing: enough to catch a replayed result
@@ -287,7 +288,7 @@ class _BenchWorkers:
         return self._open(self.problem.reference_source, reference_filename(self.problem), trusted=True)
 
     def _open(self, source: str, filename: str, trusted: bool) -> Worker:
-        spec = solution_spec(self.problem, source, filename, calls=self.calls, cuda=self.cuda, preload=PRELOAD,
+        spec = solution_spec(self.problem, source, filename, calls=self.calls, cuda=self.cuda, preload=TIMING_HARNESS,
                              trusted=trusted)
         return self.pool.open(spec, self.problem.limits.load_timeout(self.cuda), cancel=self.cancel)
 

@@ -47,7 +47,9 @@ from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavaila
 UNIT = "x eager"
 TIME_TRIAL = "infrakata.core.bench.kernelbench_trials:time_trial"
 CHECK_TRIAL = "infrakata.core.bench.kernelbench_trials:check_trial"
-PRELOAD = (*kernelbench.PRELOAD, "infrakata.core.bench.timing", "infrakata.core.bench.kernelbench_trials")
+# What a repetition's worker imports before the solution (SolutionSpec.preload): a trial's harness, and the clocks.
+REPETITION_HARNESS = (*kernelbench.TRIAL_HARNESS, "infrakata.core.bench.timing",
+                      "infrakata.core.bench.kernelbench_trials")
 # torch.compile(Model)'s first call compiles it (Inductor: tens of seconds for a large model), in the reference's
 # trusted worker.
 COMPILE_TIMEOUT_S = 600.0
@@ -108,8 +110,8 @@ class _Repetitions:
         self.device_name = pool.gpus[0].name if pool.gpus else "GPU"  # the grader itself never touches CUDA
 
     def _open(self, source: str, filename: str, trusted: bool) -> Worker:
-        spec = solution_spec(self.problem, source, filename, calls=2 + self.count, cuda=self.cuda, preload=PRELOAD,
-                             trusted=trusted)
+        spec = solution_spec(self.problem, source, filename, calls=2 + self.count, cuda=self.cuda,
+                             preload=REPETITION_HARNESS, trusted=trusted)
         if trusted:
             spec = replace(spec, entry_point="Model")
         return self.pool.open(spec, self.problem.limits.load_timeout(self.cuda), cancel=self.cancel)

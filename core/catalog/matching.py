@@ -12,7 +12,7 @@ from infrakata.core.config import Settings
 from infrakata.core.errors import KataError, ProblemError
 from infrakata.core.pysource import top_level_functions
 
-HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
+KATA_HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
 HEADER_LINES = 10
 
 
@@ -22,7 +22,7 @@ class NoMatch(KataError, LookupError):
 
 def header_slug(source: str) -> tuple[int, str] | None:
     for number, line in enumerate(source.splitlines()[:HEADER_LINES], 1):
-        match = HEADER.match(line.strip())
+        match = KATA_HEADER.match(line.strip())
         if match:
             return number, match.group(1)
     return None

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from infrakata.core.batch.grader import BatchGrader, GradeOptions, default_jobs, hide_row, run_local
-from infrakata.core.batch.results import ResultsFile, write_junit
+from infrakata.core.batch.results_file import ResultsFile, write_junit
 from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.batch.submissions import collect
 from infrakata.core.catalog.loading import Catalog
@@ -107,7 +107,7 @@ def leaderboard_table(ranked: dict[str, list[RankedEntry]], top: int | None = No
 def fast_p_lines(rows: list[ResultRow], catalog: Catalog) -> list[str]:
     """KernelBench's fast_p over the rows of problems timed against their own Model, as KernelBench's are (none: no
     line)."""
-    from infrakata.core.batch.results import FAST_P, fast_p
+    from infrakata.core.batch.results_file import FAST_P, fast_p
     from infrakata.core.catalog.kinds import kind_of
 
     kernelbench = [row for row in rows if (problem := catalog.problems.get(str(row.get("problem")))) is not None

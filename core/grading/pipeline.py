@@ -22,7 +22,7 @@ from infrakata.core.errors import KataError, ProblemError
 from infrakata.core.grading.results import GradingError, RunReport
 from infrakata.core.grading.static import foreign_language
 from infrakata.core.paths import EXAMPLES
-from infrakata.core.progress import store as history
+from infrakata.core.progress import store
 
 if TYPE_CHECKING:
     from infrakata.core.grading.runner import Runner
@@ -140,9 +140,9 @@ class Grading:
             return None
         workspace = find_workspace(Path(path).resolve().parent)
         try:
-            history.record(workspace, report)
+            store.record(workspace, report)
         except Exception as error:  # noqa: BLE001 - a read-only home must not hide the verdict
-            return f"progress not recorded in {history.store_path(workspace)}: {error}"
+            return f"progress not recorded in {store.store_path(workspace)}: {error}"
         return None
 
     def grade(self, path: Path, source: str, explicit: str | None = None,

@@ -1,7 +1,7 @@
 """The learner's path: starters, reset, tiered hints, the solution after acceptance, the next kata.
 
 The CLI and the language server call these same functions; the store is the workspace's (or the
-per-user one when `workspace` is None), as in history.py.
+per-user one when `workspace` is None), as in store.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
 from infrakata.core.errors import KataError
-from infrakata.core.progress import store as history
+from infrakata.core.progress import store
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
 # alphabetically, and kernels come last. The warm-up teaches the tool on a problem outside the areas.
@@ -105,14 +105,14 @@ def hints(problem: Problem, workspace: Path | None, tier: int | None = None) -> 
     total = max(len(problem.hints), len(problem.hints_zh))
     if total == 0:
         raise LearningError(f"{problem.slug} has no hints; `kata show {problem.slug}` has the statement")
-    seen = history.hints_seen(workspace, problem.slug)
+    seen = store.hints_seen(workspace, problem.slug)
     if tier is None:
         wanted = [min(seen + 1, total)]
     elif 1 <= tier <= total:
         wanted = list(range(1, tier + 1))
     else:
         raise LearningError(f"{problem.slug} has {total} hint{'s' if total > 1 else ''}: ask for 1 to {total}")
-    history.mark_hints_seen(workspace, problem.slug, wanted[-1])
+    store.mark_hints_seen(workspace, problem.slug, wanted[-1])
 
     def text(tiers: tuple[str, ...], n: int) -> str:
         return tiers[n - 1] if n <= len(tiers) else ""
@@ -124,7 +124,7 @@ def hints(problem: Problem, workspace: Path | None, tier: int | None = None) -> 
 def next_hint_tier(problem: Problem, workspace: Path | None) -> int | None:
     """The tier `hints` would show next, or None when the problem has none."""
     total = max(len(problem.hints), len(problem.hints_zh))
-    return min(history.hints_seen(workspace, problem.slug) + 1, total) if total else None
+    return min(store.hints_seen(workspace, problem.slug) + 1, total) if total else None
 
 
 # -- the solution ----------------------------------------------------------------------------
@@ -161,7 +161,7 @@ class Solution:
 
 
 def solution(problem: Problem, workspace: Path | None) -> Solution:
-    mine = history.progress(workspace, problem.slug)
+    mine = store.progress(workspace, problem.slug)
     if mine is None or not mine["accepted"]:
         return Solution(problem.slug, False, best_passed=mine["best_passed"] if mine else None,
                         total=mine["total"] if mine else None)
@@ -193,5 +193,5 @@ def course_order(problems: Iterable[Problem]) -> list[Problem]:
 
 def next_problem(problems: Iterable[Problem], workspace: Path | None, after: str | None = None) -> Problem | None:
     """The first problem not yet accepted here, in course order (`after`: skip that one)."""
-    solved = {row["problem"] for row in history.summary(workspace) if row["accepted"]}
+    solved = {row["problem"] for row in store.summary(workspace) if row["accepted"]}
     return next((p for p in course_order(problems) if p.slug not in solved and p.slug != after), None)

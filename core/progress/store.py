@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-SCHEMA = """
+TABLES = """
 CREATE TABLE IF NOT EXISTS attempts (
     at REAL NOT NULL, problem TEXT NOT NULL, file TEXT NOT NULL, verdict TEXT NOT NULL,
     passed INTEGER NOT NULL, total INTEGER NOT NULL, time_ms REAL NOT NULL
@@ -53,7 +53,7 @@ def connect(workspace: Path | None) -> sqlite3.Connection:
     os.fchmod(descriptor, 0o600)  # one made before
     os.close(descriptor)
     connection = sqlite3.connect(path, timeout=5)
-    connection.executescript(SCHEMA)
+    connection.executescript(TABLES)
     return connection
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import torch
 
 REFUSED = "__kata_refused__"  # stands where the solution returned something the parent must not load
-HEADER = struct.Struct("<Q")
+FRAME_LENGTH = struct.Struct("<Q")
 MAX_FRAME = 1 << 34  # what a trusted side reads; a worker's frames are held to its run's reply limit
 PIPE_BYTES = 1 << 16  # what a pipe holds (Linux's default): a read of a reply asks for at least this much
 
@@ -35,7 +35,7 @@ class FrameError(ValueError):
 
 
 def write_frame(fd: int, payload: bytes) -> None:
-    data = memoryview(HEADER.pack(len(payload)) + payload)
+    data = memoryview(FRAME_LENGTH.pack(len(payload)) + payload)
     while data:
         written = os.write(fd, data)
         data = data[written:]
@@ -51,15 +51,15 @@ class FrameReader:
         self.buffer = bytearray()
 
     def pop(self) -> bytearray | None:
-        if len(self.buffer) < HEADER.size:
+        if len(self.buffer) < FRAME_LENGTH.size:
             return None
-        (size,) = HEADER.unpack_from(self.buffer)
+        (size,) = FRAME_LENGTH.unpack_from(self.buffer)
         if size > self.limit:
             raise FrameError(f"a reply of {size:,} bytes, more than the {self.limit:,} this run allows")
-        if len(self.buffer) < HEADER.size + size:
+        if len(self.buffer) < FRAME_LENGTH.size + size:
             return None
-        frame = self.buffer[HEADER.size: HEADER.size + size]
-        del self.buffer[: HEADER.size + size]
+        frame = self.buffer[FRAME_LENGTH.size: FRAME_LENGTH.size + size]
+        del self.buffer[: FRAME_LENGTH.size + size]
         return frame
 
     def feed(self) -> bool:
@@ -67,11 +67,11 @@ class FrameReader:
         at most): os.read allocates what it is asked for, and most replies are a few hundred bytes. False at
         end of file."""
         wanted = PIPE_BYTES
-        if len(self.buffer) >= HEADER.size:
-            (size,) = HEADER.unpack_from(self.buffer)
+        if len(self.buffer) >= FRAME_LENGTH.size:
+            (size,) = FRAME_LENGTH.unpack_from(self.buffer)
             if size > self.limit:
                 raise FrameError(f"a reply of {size:,} bytes, more than the {self.limit:,} this run allows")
-            wanted = min(max(HEADER.size + size - len(self.buffer), PIPE_BYTES), 1 << 20)
+            wanted = min(max(FRAME_LENGTH.size + size - len(self.buffer), PIPE_BYTES), 1 << 20)
         chunk = os.read(self.fd, wanted)
         if not chunk:
             return False
@@ -83,10 +83,10 @@ def read_frame_blocking(fd: int) -> bytearray | None:
     """The next frame from a blocking descriptor (None at end of file), read into one buffer of the
     frame's size. A worker reads its requests under its memory limit: what reading costs it must not
     depend on how the frame arrives (in one piece on a quiet machine, in many under load)."""
-    header = _read_exactly(fd, HEADER.size)
+    header = _read_exactly(fd, FRAME_LENGTH.size)
     if header is None:
         return None
-    (size,) = HEADER.unpack(header)
+    (size,) = FRAME_LENGTH.unpack(header)
     if size > MAX_FRAME:
         raise FrameError(f"a frame of {size:,} bytes, more than the {MAX_FRAME:,} a reader allows")
     frame = _read_exactly(fd, size)
@@ -271,7 +271,7 @@ def decode_untrusted(data: bytes | bytearray) -> Any:
     """A worker's message, read by a parser that makes only plain data and checks every length against
     what is left: ValueError for anything that is not exactly one well-formed value. What it makes is
     admitted as it is read, so that nothing walks it again: strings safe to show (protocol.clean_text),
-    no more than MAX_VALUES items nor MAX_DEPTH levels in a value (UnsafeValue, a ValueError), tensors
+    no more than MAX_ITEMS items nor MAX_DEPTH levels in a value (UnsafeValue, a ValueError), tensors
     dense, on the CPU and of their own storage by construction."""
     reader = _Reader(data)
     value = reader.value(0)
@@ -285,7 +285,7 @@ class UnsafeValue(ValueError):
     was."""
 
 
-MAX_VALUES = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
+MAX_ITEMS = 1_000_000  # containers' items in one reply: beyond, it is not an answer but a flood
 MAX_DEPTH = 32
 # The levels of a reply's envelope over its values: the reply's fields, then the state's keys.
 _ENVELOPE_DEPTH = 2
@@ -315,11 +315,11 @@ class _Reader:
         return int(size)
 
     def count(self) -> int:
-        """A container's length, counted against MAX_VALUES."""
+        """A container's length, counted against MAX_ITEMS."""
         size = self.length()
         self.items += size
-        if self.items > MAX_VALUES:
-            raise UnsafeValue(f"more than {MAX_VALUES:,} values")
+        if self.items > MAX_ITEMS:
+            raise UnsafeValue(f"more than {MAX_ITEMS:,} values")
         return size
 
     def value(self, depth: int) -> Any:

@@ -17,8 +17,8 @@ import torch
 from infrakata.core.sandbox.pool import read_reply
 from infrakata.core.sandbox.protocol import ProtocolError, Reply, clean_text, reply_to_wire
 from infrakata.core.sandbox.wire import (
-    HEADER,
-    MAX_VALUES,
+    FRAME_LENGTH,
+    MAX_ITEMS,
     FrameError,
     FrameReader,
     UnsafeValue,
@@ -172,7 +172,7 @@ def test_frames_are_cut_and_bounded_as_announced():
     read, write = os.pipe()
     reader = FrameReader(read, limit=1000)
     payloads = [b"a" * 10, b"", b"b" * 1000]
-    os.write(write, b"".join(HEADER.pack(len(p)) + p for p in payloads) + HEADER.pack(1001))
+    os.write(write, b"".join(FRAME_LENGTH.pack(len(p)) + p for p in payloads) + FRAME_LENGTH.pack(1001))
     os.close(write)
     got = []
     while len(got) < 3:
@@ -188,7 +188,7 @@ def test_frames_are_cut_and_bounded_as_announced():
 
 
 def test_a_reply_is_admitted_as_it_is_read():
-    """Text made safe to show, keys too; a value nested past MAX_DEPTH levels, or of more than MAX_VALUES
+    """Text made safe to show, keys too; a value nested past MAX_DEPTH levels, or of more than MAX_ITEMS
     items, refused before it is built."""
     sent = {"a": [1, 2.5, "x\x1b", None, (True, b"b")], "\u202ekey": "\ud800"}
     assert decode_untrusted(encode_untrusted(sent)) == {"a": [1, 2.5, "x\\x1b", None, (True, b"b")],
@@ -198,7 +198,7 @@ def test_a_reply_is_admitted_as_it_is_read():
         deep = [deep]
     with pytest.raises(UnsafeValue, match="deeper"):
         read_reply(encode_untrusted(reply_to_wire(Reply("ok", deep, {}, None, 1.0, seq=1))))
-    flood = encode_untrusted(reply_to_wire(Reply("ok", [None] * (MAX_VALUES + 1), {}, None, 1.0, seq=1)))
+    flood = encode_untrusted(reply_to_wire(Reply("ok", [None] * (MAX_ITEMS + 1), {}, None, 1.0, seq=1)))
     with pytest.raises(UnsafeValue, match="more than 1,000,000 values"):
         read_reply(flood)
 

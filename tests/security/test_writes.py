@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from infrakata.core.batch.results import verified
+from infrakata.core.batch.results_file import verified
 from infrakata.core.batch.submissions import collect
 from infrakata.core.catalog.loading import Catalog
-from infrakata.core.progress import store as history
+from infrakata.core.progress import store
 
 from .conftest import FIXTURES, attempt, solution
 
@@ -33,12 +33,12 @@ def writing(paths: str, mode: str, text: str) -> str:
 
 
 def test_the_history_store_and_the_catalogue_cannot_be_written(runner, probe, tmp_path):
-    store = history.user_store()
-    store.parent.mkdir(parents=True, exist_ok=True)
-    store.touch()
+    database = store.user_store()
+    database.parent.mkdir(parents=True, exist_ok=True)
+    database.touch()
     reference = probe.folder / "reference.py"
     before = reference.read_bytes()
-    paths = f"({str(store)!r}, {str(reference)!r}, {str(tmp_path / 'planted.py')!r})"
+    paths = f"({str(database)!r}, {str(reference)!r}, {str(tmp_path / 'planted.py')!r})"
     report, message, output = attempt(runner, probe, writing(paths, "a", "forged"))
     assert report.verdict == "accepted", message
     # Not there at all (the view), or there and refused (Landlock alone).
@@ -149,7 +149,7 @@ def test_resume_and_the_leaderboard_trust_only_the_graders_lines(tmp_path):
 
 
 def _key() -> bytes:
-    from infrakata.core.batch.results import results_key
+    from infrakata.core.batch.results_file import results_key
 
     return results_key()
 

@@ -4,7 +4,7 @@ broken problems get a message, the defaults apply, and the server keeps serving.
 from __future__ import annotations
 
 import pytest
-from infrakata.core.progress import store as history
+from infrakata.core.progress import store
 from lsprotocol import types
 
 from .conftest import CORRECT, FIXTURE_PROBLEMS, FIXTURES, WRONG, KataClient
@@ -72,7 +72,7 @@ async def test_kata_toml_supplies_problems_and_file_mappings(client: KataClient)
     client.open(uri, WRONG.removeprefix("# kata: fixture-scale\n"))
     assert [d.code for d in await client.diagnostics_for(uri, 1)] == ["1", "2", "3"]
     await client.result_for(uri, 1)
-    assert history.summary(client.root)[0]["problem"] == "fixture-scale"  # kept where kata.toml is
+    assert store.summary(client.root)[0]["problem"] == "fixture-scale"  # kept where kata.toml is
 
 
 # A client that declares none of the optional features the server uses (a non-empty set, so that

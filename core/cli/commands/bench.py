@@ -33,7 +33,7 @@ def handle(ctx: Context, args: argparse.Namespace) -> int:
     pool = ctx.pool()
     if pool.wait_ready().get("interpret_cleared"):
         ctx.err.print(f"[yellow]note:[/] {escape(INTERPRET_CLEARED_NOTE)}")
-    result = bench.run(problem, source, path, pool, workspace=ctx.workspace)
+    result = bench.measure(problem, source, path, pool, workspace=ctx.workspace)
     print(json.dumps(bench_to_dict(result), ensure_ascii=False) if args.json else format_bench(result))
     return EXIT_ACCEPTED if result.accepted else EXIT_REJECTED
 

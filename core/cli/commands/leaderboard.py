@@ -32,7 +32,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def handle(ctx: Context, args: argparse.Namespace) -> int:
-    from infrakata.core.batch import results as batch
+    from infrakata.core.batch import results_file as batch
     from infrakata.core.cli.grade import fast_p_lines, leaderboard_table
 
     path = Path(args.results)

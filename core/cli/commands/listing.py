@@ -10,8 +10,7 @@ from infrakata.core.catalog.kinds import benchmarked, summary
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.cli.command import Command, Context
 from infrakata.core.errors import UsageError
-from infrakata.core.progress import learning
-from infrakata.core.progress import store as history
+from infrakata.core.progress import learning, store
 from rich.console import Console
 from rich.markup import escape
 
@@ -48,7 +47,7 @@ def _in_scope(args: argparse.Namespace, p: Problem) -> bool:
 
 def handle(ctx: Context, args: argparse.Namespace) -> int:
     _check_filters(ctx, args)
-    progress = {row["problem"]: row for row in history.summary(ctx.workspace)}
+    progress = {row["problem"]: row for row in store.summary(ctx.workspace)}
 
     def solved(p: Problem) -> bool:
         return bool(progress.get(p.slug, {}).get("accepted"))
@@ -71,7 +70,7 @@ def handle(ctx: Context, args: argparse.Namespace) -> int:
             counts[2] += 1
         for area, (done, attempted, total) in areas.items():
             console.print(f"{escape(area)}: {done}/{total} solved, {attempted} attempted")
-        where = history.store_path(ctx.workspace)
+        where = store.store_path(ctx.workspace)
         console.print(f"[dim]progress from {escape(str(where))}[/]")
     ctx.report_catalog_errors()
     return 0

@@ -94,7 +94,8 @@ class _CaseLog(list[Any]):
         self.session.calls, self.session.comparisons = [], []
 
 
-def run(problem: Problem, solution: Solution, pool: WorkerPool, options: RunOptions) -> tuple[list[CaseResult], str]:
+def run_test_code(problem: Problem, solution: Solution, pool: WorkerPool,
+                  options: RunOptions) -> tuple[list[CaseResult], str]:
     device = device_for(problem, pool)
     spec = solution_spec(problem, solution.source, solution.filename, calls=CALLS_BACKSTOP, cuda=device == "cuda",
                          trusted=options.trusted)
@@ -183,7 +184,7 @@ class CodestarCases:
 
     def run(self, runner: Runner, problem: Problem, solution: Solution,
             options: RunOptions) -> tuple[list[CaseResult], str]:
-        return run(problem, solution, runner.pool, options)
+        return run_test_code(problem, solution, runner.pool, options)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return []

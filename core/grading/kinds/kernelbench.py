@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from infrakata.core.grading.runner import Runner
 
 TRIAL = "infrakata.core.grading.kinds.kernelbench_worker:trial"
-PRELOAD = ("infrakata.core.grading.kinds.kernelbench_worker",)
+# What a trial's worker imports before the solution (SolutionSpec.preload): the harness that builds and calls it.
+TRIAL_HARNESS = ("infrakata.core.grading.kinds.kernelbench_worker",)
 INIT_SEED = 42  # KernelBench's seed_num: the weights' seed, and the one its trials' seeds are drawn from
 TRIALS = 5  # KernelBench's num_correct_trials
 # What a trial's inputs may take on the CPU. KernelBench sizes its problems for a GPU (gigabytes of inputs);
@@ -196,7 +197,7 @@ class _Reference:
         self.problem, self.device, self.calls = problem, device, 0
         cuda = device == "cuda"
         spec = solution_spec(problem, problem.reference_source, reference_filename(problem), calls=calls, cuda=cuda,
-                             preload=PRELOAD, trusted=True)
+                             preload=TRIAL_HARNESS, trusted=True)
         self.worker: Worker = pool.open(replace(spec, entry_point="Model"), problem.limits.load_timeout(cuda))
         if self.worker.load_error is not None:
             self.worker.close()
@@ -290,7 +291,8 @@ def case_names() -> list[str]:
     return [f"trial {index} (seed {seed})" for index, seed in enumerate(trial_seeds(), 1)] + [FRESH_CASE_NAME]
 
 
-def run(runner: Runner, problem: Problem, solution: Solution, options: RunOptions) -> tuple[list[CaseResult], str]:
+def run_trials(runner: Runner, problem: Problem, solution: Solution,
+               options: RunOptions) -> tuple[list[CaseResult], str]:
     """Grade a ModelNew on the trials, the hidden one last (never with `stop_early`: its verdict would not
     repeat), stopping at the first trial that times out."""
     device = device_for(problem, runner.pool)
@@ -300,7 +302,7 @@ def run(runner: Runner, problem: Problem, solution: Solution, options: RunOption
     if not stop_early:
         trials.append(fresh_trial(runner, problem, device, options.fresh_seed))
     spec = solution_spec(problem, solution.source, solution.filename, calls=len(trials), cuda=device == "cuda",
-                         preload=PRELOAD, trusted=options.trusted)
+                         preload=TRIAL_HARNESS, trusted=options.trusted)
     tolerance = prepared.tolerance
     names = forward_parameters(problem.reference_source)
     results: list[CaseResult] = []
@@ -388,7 +390,7 @@ class KernelBenchCases:
 
     def run(self, runner: Runner, problem: Problem, solution: Solution,
             options: RunOptions) -> tuple[list[CaseResult], str]:
-        return run(runner, problem, solution, options)
+        return run_trials(runner, problem, solution, options)
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         return []  # get_inputs() makes them from each trial's seed
