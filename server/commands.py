@@ -26,9 +26,9 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from . import convert
 from .arguments import BENCHMARK, CANCEL, LIST_PROBLEMS, RUN, SHOW_PROBLEM, START_KATA, parse
-from .progress import Progress
 from .scheduler import Run, RunCancelled
 from .server import BENCHMARK_NOTIFICATION, KataServer  # pygls reads handlers' type hints at run time
+from .work_done import Progress
 
 
 @attrs.frozen

@@ -2,8 +2,11 @@
 
 Triggers (didOpen, didSave, debounced didChange, a file changed on disk, the `kata.run` command)
 all call `KataServer.grade`, which runs core's matcher and runner on a thread, one run per
-document (scheduler.py), and publishes the result (convert.py). The LSP features live in their
-own modules and are registered by `create_server` (server/app.py).
+document (scheduler.py), and hands the result on (convert.py builds the diagnostics). The LSP
+features live in their own modules and are registered by `create_server` (server/app.py); they
+meet only through the server: its methods, and its events (`on_initialize`, `on_settings`,
+`on_grading`, `on_diagnostics`, `on_accepted`, `on_close`: lists of callbacks a feature appends to
+in its `register`). This module imports no feature.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Generator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,12 +25,14 @@ from infrakata.core.config import Settings, find_workspace, load_settings
 from infrakata.core.grading.pipeline import CannotGrade, Grading
 from infrakata.core.grading.report import report_to_dict
 from infrakata.core.grading.results import CaseResult, RunReport
-from infrakata.core.progress import store as history
+from infrakata.core.progress import store
 from infrakata.core.sandbox.pool import WorkerPool
 from lsprotocol import types
 from pygls.capabilities import get_capability
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
@@ -55,6 +60,22 @@ def initialization_settings(options: Any) -> dict[str, Any]:
     return section if isinstance(section, dict) else {}
 
 
+class KataProtocol(LanguageServerProtocol):
+    """pygls's protocol, firing the server's `on_initialize` once the client's capabilities are known and before
+    the server's own are built from the features registered: a feature may register a handler that only some
+    clients get (pull diagnostics)."""
+
+    _server: KataServer
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        self.client_capabilities = params.capabilities
+        for listener in self._server.on_initialize:
+            listener()
+        result: types.InitializeResult = yield from super().lsp_initialize(params)
+        return result
+
+
 @dataclass
 class DocumentState:
     """What the server remembers about one solution file."""
@@ -75,7 +96,8 @@ class KataServer(LanguageServer):
     def __init__(self) -> None:
         from infrakata.server import __version__
 
-        super().__init__("infrakata", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("infrakata", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=KataProtocol)
         self.settings = Settings()
         self.catalog = Catalog({}, [])
         self.root: Path | None = None
@@ -84,11 +106,25 @@ class KataServer(LanguageServer):
         self._runner: Runner | None = None
         self._workers_lock = threading.Lock()
         self.scheduler = Scheduler()
+        # The server's events: what features subscribe to in their `register` (and the only way they hear of
+        # each other's doings). Each is a list of callbacks, called on the event loop in the order appended.
+        # At `initialize`: the client's capabilities are known (`supports`), the server's not yet built.
+        self.on_initialize: list[Callable[[], None]] = []
+        # The settings were (re)read (at initialize, on a configuration change, kata.toml changed): with the ones
+        # before.
+        self.on_settings: list[Callable[[Settings], None]] = []
+        # A grading starts running (its problem matched): with its document, its problem, the task whose result is
+        # the RunReport (None: not graded; cancelled: replaced by a newer run or cancelled), and whether its caller
+        # reports its progress itself (a command does).
+        self.on_grading: list[Callable[[str, Problem, asyncio.Task[Any], bool], None]] = []
+        # A document's diagnostics, of a version no older than any before (DocumentState.published_version):
+        # with its URI, that version (None: a file graded from disk) and the diagnostics.
+        self.on_diagnostics: list[Callable[[str, int | None, list[types.Diagnostic]], None]] = []
         # Called once a save is accepted (and recorded): with its file, its problem and its workspace.
         self.on_accepted: list[Callable[[Path, Problem, Path | None], None]] = []
+        # The server stops (shutdown, or the connection closed).
+        self.on_close: list[Callable[[], None]] = []
         self.documents: dict[str, DocumentState] = {}
-        self._stop_watching: Callable[[], None] | None = None
-        self._watched: Path | None = None
         self._problem_paths: tuple[str, ...] | None = None
         self._shown: set[str] = set()
         self._background: set[asyncio.Task[Any]] = set()
@@ -122,7 +158,8 @@ class KataServer(LanguageServer):
             if self.settings.inline_values:
                 for uri in list(self.workspace.text_documents):
                     self.grade(uri)
-        self._watch()
+        for listener in self.on_settings:
+            listener(before)
 
     def _report_catalog_errors(self) -> None:
         errors = self.catalog.errors
@@ -133,20 +170,6 @@ class KataServer(LanguageServer):
             self.show(f"kata: a problem could not be loaded: {errors[0]}{more}", types.MessageType.Warning)
         for note in self.catalog.renaming_notes():
             self.show(f"kata: {note}", types.MessageType.Info)
-
-    def _watch(self) -> None:
-        """Watch the workspace when `watchFiles` is on (and only then)."""
-        from .watcher import start_watching
-
-        wanted = self.root if self.settings.watch_files else None
-        if wanted == self._watched:
-            return
-        if self._stop_watching is not None:
-            self._stop_watching()
-            self._stop_watching = None
-        if wanted is not None:
-            self._stop_watching = start_watching(self, wanted)
-        self._watched = wanted
 
 
     def show(self, message: str, kind: types.MessageType = types.MessageType.Info, once: bool = False) -> None:
@@ -172,6 +195,18 @@ class KataServer(LanguageServer):
 
     def supports(self, capability: str) -> bool:
         return bool(get_capability(self.client_capabilities, capability, False))
+
+    def pulls_diagnostics(self) -> bool:
+        """Whether the client pulls diagnostics (`textDocument/diagnostic`) rather than being sent them: only where
+        it can also be told to pull again (`workspace/diagnostic/refresh`), since a grading ends after the pull that
+        a save makes. Such a client is never sent `publishDiagnostics` (server/diagnostics.py)."""
+        return self.supports("text_document.diagnostic") and self.supports("workspace.diagnostics.refresh_support")
+
+    def related_information(self) -> bool:
+        """Whether the client shows a diagnostic's relatedInformation, where it gets its diagnostics."""
+        if self.pulls_diagnostics():
+            return self.supports("text_document.diagnostic.related_information")
+        return self.supports("text_document.publish_diagnostics.related_information")
 
     def prompts_without_blocking(self) -> bool:
         """Whether the client shows `window/showMessageRequest` without blocking its editor. No capability says
@@ -325,6 +360,10 @@ class KataServer(LanguageServer):
         except CannotGrade as error:
             self.publish(uri, version, [convert.unmatched_diagnostic(str(error), source)])
             return None
+        task = asyncio.current_task()
+        assert task is not None  # the scheduler's, whose result is this one's
+        for listener in self.on_grading:
+            listener(uri, problem, task, progress is not None)
         if progress is not None:
             progress(f"{problem.slug}: grading in a sandboxed worker")
         path = Path(to_fs_path(uri) or uri)
@@ -345,8 +384,7 @@ class KataServer(LanguageServer):
             return None
         state = self.state(uri)
         if not self.publish(uri, version, convert.diagnostics(
-                report, problem, source, uri, self.workspace.position_codec,
-                related=self.supports("text_document.publish_diagnostics.related_information"))):
+                report, problem, source, uri, self.workspace.position_codec, related=self.related_information())):
             return report
         state.report, state.graded_version, state.graded_source = report, version, source
         self.refresh_inlay_hints()
@@ -366,7 +404,7 @@ class KataServer(LanguageServer):
         One at a time, in the order the runs finished."""
         async with self._results_lock:
             # Only a first acceptance offers the way on: reopening a solved kata grades it again, and says no more.
-            before = await asyncio.to_thread(history.progress, find_workspace(path.parent), report.problem)
+            before = await asyncio.to_thread(store.progress, find_workspace(path.parent), report.problem)
             solved_before = bool(before and before["accepted"])
             warning = await asyncio.to_thread(Grading.record, path, report)
             if warning:
@@ -378,14 +416,16 @@ class KataServer(LanguageServer):
                     listener(path, problem, find_workspace(path.parent))
 
     def publish(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> bool:
-        """Publish unless a newer version of the document has already been published."""
+        """Hand a document's diagnostics to `on_diagnostics` (server/diagnostics.py pushes them or keeps them for
+        the client's pull), unless a newer version of the document has already had its own."""
         state = self.state(uri)
         if version is not None and state.published_version is not None and version < state.published_version:
             log.debug("dropping diagnostics of %s version %s (published: %s)", uri, version, state.published_version)
             return False
         if version is not None:
             state.published_version = version
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, diagnostics, version))
+        for listener in self.on_diagnostics:
+            listener(uri, version, diagnostics)
         return True
 
     def refresh_lenses(self) -> None:
@@ -406,11 +446,10 @@ class KataServer(LanguageServer):
         return from_fs_path(str(resolved)) or resolved.as_uri()
 
     def close(self) -> None:
-        """Stop everything this server started: runs, the watcher, the worker pool."""
+        """Stop everything this server started: runs, what features started (the watcher), the worker pool."""
         self.scheduler.close()
-        if self._stop_watching is not None:
-            self._stop_watching()
-            self._stop_watching = None
+        for listener in self.on_close:
+            listener()
         if self._runner is not None:
             self._runner.close()
         if self.pool is not None:

@@ -4,6 +4,10 @@ didOpen grades once, didSave grades the saved text; didChange grades only with `
 "type"`, after `debounceMs` of quiet (each keystroke replaces the pending run, and kills one in
 flight). With `gradeOn = "save"` an edit leaves the run in flight alone: its result is the only
 one coming until the next save.
+
+A grading that runs for more than a moment shows work-done progress (progress.py, on the server's `on_grading`):
+these, and any other no command reports (a file changed on disk, a regrade on new settings); a command's grading
+reports its own.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+
+from .work_done import follow_grading
 
 if TYPE_CHECKING:
     from .server import KataServer
@@ -23,6 +29,8 @@ def _python(ls: KataServer, uri: str) -> bool:
 
 
 def register(server: KataServer) -> None:
+    server.on_grading.append(lambda uri, problem, task, reported: follow_grading(server, uri, problem, task, reported))
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: KataServer, params: types.DidOpenTextDocumentParams) -> None:
         if _python(ls, params.text_document.uri):

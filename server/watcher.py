@@ -18,11 +18,43 @@ from infrakata.core.grading.pipeline import CannotGrade, read_solution
 from infrakata.core.watch import watch_files
 
 if TYPE_CHECKING:
+    from infrakata.core.config import Settings
+
     from .server import KataServer
 
 log = logging.getLogger(__name__)
 SETTINGS_FILES = ("kata.toml", "pyproject.toml")
 DEBOUNCE_S = 0.05
+
+
+class Watching:
+    """The workspace watched while `watchFiles` is on (and only then)."""
+
+    def __init__(self, ls: KataServer) -> None:
+        self.ls = ls
+        self._stop: Callable[[], None] | None = None
+        self._watched: Path | None = None
+
+    def follow(self, before: Settings) -> None:
+        wanted = self.ls.root if self.ls.settings.watch_files else None
+        if wanted == self._watched:
+            return
+        self.stop()
+        if wanted is not None:
+            self._stop = start_watching(self.ls, wanted)
+        self._watched = wanted
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop()
+            self._stop = None
+        self._watched = None
+
+
+def register(server: KataServer) -> None:
+    watching = Watching(server)
+    server.on_settings.append(watching.follow)
+    server.on_close.append(watching.stop)
 
 
 def start_watching(ls: KataServer, root: Path) -> Callable[[], None]:

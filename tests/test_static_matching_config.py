@@ -216,7 +216,11 @@ def test_the_servers_features_meet_only_through_the_server():
     graph = _import_graph(repo / "server", "infrakata.server", type_checking=True)
     features = {f"infrakata.server.{path.stem}" for path in (repo / "server").glob("*.py")
                 if "\ndef register(" in path.read_text(encoding="utf-8")}
-    assert {"infrakata.server.commands", "infrakata.server.learning", "infrakata.server.hover"} <= features
+    assert {"infrakata.server.commands", "infrakata.server.learning", "infrakata.server.hover",
+            "infrakata.server.diagnostics", "infrakata.server.watcher"} <= features
+    # The server offers events its features subscribe to, and calls none of them by name (nor does a helper).
+    assert not graph["infrakata.server.server"] & features, "server.py imports a feature: " + ", ".join(
+        sorted(graph["infrakata.server.server"] & features))
     composing = "infrakata.server.app"  # registers every feature: the one place that names them all
     crossing = sorted(f"{module} -> {imported}" for module, imports in graph.items() if module != composing
                       for imported in imports & features if imported != module)

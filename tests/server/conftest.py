@@ -1,5 +1,9 @@
 """The language server under test: a real `python -m infrakata.server` over stdio, driven by a
-pytest-lsp client that records what the server publishes, so tests wait for events, not time."""
+pytest-lsp client that records what the server publishes, so tests wait for events, not time.
+
+The client is VS Code by default, as the extension's languageclient declares itself: it pulls diagnostics. What it
+pulls is recorded as if it had been published (`KataClient.published`), so a test reads a document's diagnostics
+the same way from a client that pulls and from one that is pushed them (Neovim 0.7, a bare client)."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import pytest
 import pytest_lsp
 from infrakata.core.sandbox.protocol import SPARE_NAME
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
@@ -69,6 +74,10 @@ def _name(pid: int) -> str:
         return ""
 
 
+class ProgressRefused(JsonRpcInternalError):
+    """The client's answer to window/workDoneProgress/create where a test has it refuse."""
+
+
 class KataClient(LanguageClient):
     """Records diagnostics (with their versions), kata/result, lens refreshes and progress."""
 
@@ -81,8 +90,20 @@ class KataClient(LanguageClient):
         self.inlay_hint_refreshes = 0
         self.message_requests: list[types.ShowMessageRequestParams] = []
         self.message_answer: str | None = None  # the action title a request is answered with ("*": the first)
+        self.refuse_progress = False  # answer window/workDoneProgress/create with an error
+        self.refused_progress = 0
         self.root = Path()
+        self.server_capabilities: types.ServerCapabilities | None = None
+        self.pushed = 0  # publishDiagnostics received
+        self.result_ids: dict[str, str] = {}  # each document's result id, as pulled
+        self.pull_errors: list[BaseException | None] = []
         self._news = asyncio.Event()
+        self._pulling = asyncio.Lock()
+        self._pulls: set[asyncio.Task[None]] = set()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        if not isinstance(error, ProgressRefused):  # a refusal is the test's, not a failure
+            super().report_server_error(error, source)
 
     def solution_workers(self) -> list[int]:
         """Solution processes still running: the live children of the server's zygotes (the torch-free one too,
@@ -106,8 +127,40 @@ class KataClient(LanguageClient):
             await asyncio.wait_for(self._news.wait(), max(0.0, deadline - asyncio.get_running_loop().time()))
         return value
 
+    def record(self, params: types.PublishDiagnosticsParams) -> None:
+        self.diagnostics[params.uri] = params.diagnostics
+        self.published.setdefault(params.uri, []).append(params)
+        self.news()
+
+    def pull_later(self) -> None:
+        """On `workspace/diagnostic/refresh`, as VS Code's workspace pull: every document's new diagnostics,
+        recorded as if published (with the version they are of). One pull at a time, in order."""
+        task = asyncio.ensure_future(self.pull_workspace())
+        self._pulls.add(task)
+        task.add_done_callback(self._pulled)
+
+    def _pulled(self, task: asyncio.Task[None]) -> None:
+        self._pulls.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # the server exited meanwhile, or a test failed
+            self.pull_errors.append(task.exception())
+
+    async def pull_workspace(self) -> None:
+        async with self._pulling:
+            report = await self.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(
+                previous_result_ids=[types.PreviousResultId(uri, value) for uri, value in self.result_ids.items()]))
+            for item in report.items:
+                if isinstance(item, types.WorkspaceFullDocumentDiagnosticReport):
+                    self.record(types.PublishDiagnosticsParams(item.uri, item.items, item.version))
+                if item.result_id is not None:
+                    self.result_ids[item.uri] = item.result_id
+
+    async def pull(self, uri: str, previous: str | None = None) -> types.DocumentDiagnosticReport:
+        """`textDocument/diagnostic`, as VS Code pulls an open document's."""
+        return await self.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+            types.TextDocumentIdentifier(uri), identifier="kata", previous_result_id=previous))
+
     async def diagnostics_for(self, uri: str, version: int | None, after: int = 0) -> list[types.Diagnostic]:
-        """The diagnostics published for `version` of `uri` (waiting for them), among the
+        """The diagnostics published (or pulled) for `version` of `uri` (waiting for them), among the
         publications for `uri` from the `after`-th on."""
         params = await self.wait_for(lambda: next(
             (p for p in reversed(self.published.get(uri, [])[after:]) if p.version == version), None))
@@ -160,9 +213,20 @@ class KataClient(LanguageClient):
 
 
 def _publish(client: KataClient, params: types.PublishDiagnosticsParams) -> None:
-    client.diagnostics[params.uri] = params.diagnostics
-    client.published.setdefault(params.uri, []).append(params)
-    client.news()
+    client.pushed += 1
+    client.record(params)
+
+
+def _diagnostic_refresh(client: KataClient, params: None) -> None:
+    client.diagnostic_refresh_count += 1
+    client.pull_later()
+
+
+def _create_progress(client: KataClient, params: types.WorkDoneProgressCreateParams) -> None:
+    if client.refuse_progress:
+        client.refused_progress += 1
+        raise ProgressRefused(f"no progress here ({params.token})")
+    DEFAULT_CLIENT_FEATURES[types.WINDOW_WORK_DONE_PROGRESS_CREATE](client, params)
 
 
 def _result(client: KataClient, params: Any) -> None:
@@ -222,6 +286,8 @@ def make_client() -> KataClient:
     register_lsp_features(client, {
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
+        types.WORKSPACE_DIAGNOSTIC_REFRESH: _diagnostic_refresh,
+        types.WINDOW_WORK_DONE_PROGRESS_CREATE: _create_progress,
         types.WINDOW_SHOW_MESSAGE: _show_message,
         types.WINDOW_LOG_MESSAGE: _log_message,
         types.WINDOW_SHOW_MESSAGE_REQUEST: _show_message_request,
@@ -244,18 +310,32 @@ SERVER = ClientServerConfig(
 DEFAULT_OPTIONS = {"problemPaths": [str(FIXTURE_PROBLEMS)], "watchFiles": False}
 
 
+def vs_code() -> types.ClientCapabilities:
+    """VS Code's capabilities as the extension's client declares them: pytest-lsp's recording (VS Code 1.65,
+    before LSP 3.17) and what vscode-languageclient 8 and later add to it, pull diagnostics."""
+    capabilities = client_capabilities("visual-studio-code")
+    assert capabilities.text_document is not None and capabilities.workspace is not None
+    capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(
+        dynamic_registration=True, related_information=True, tag_support=types.ClientDiagnosticsTagOptions(
+            value_set=[types.DiagnosticTag.Unnecessary, types.DiagnosticTag.Deprecated]),
+        code_description_support=True, data_support=True)
+    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    return capabilities
+
+
 async def initialize(client: KataClient, root: Path, options: Any = DEFAULT_OPTIONS,
                      capabilities: types.ClientCapabilities | None = None,
                      client_name: str = "Visual Studio Code") -> None:
-    """As the client named (its recorded capabilities are VS Code's unless `capabilities` are given)."""
+    """As the client named (with VS Code's capabilities unless `capabilities` are given)."""
     client.root = root
-    await client.initialize_session(types.InitializeParams(
+    result = await client.initialize_session(types.InitializeParams(
         client_info=types.ClientInfo(client_name),
-        capabilities=capabilities or client_capabilities("visual-studio-code"),
+        capabilities=capabilities or vs_code(),
         root_uri=root.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
         initialization_options={"infrakata": options},
     ))
+    client.server_capabilities = result.capabilities
 
 
 @pytest_lsp.fixture(config=SERVER, scope="session")
