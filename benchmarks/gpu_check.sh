@@ -90,9 +90,9 @@ done
 unset TRITON_CACHE_DIR
 
 say "GPU tests (the full timed run is kata bench's, below)"
-"$PYTHON" -m pytest -q -p no:cacheprovider "$REPO/tests/test_kernels.py" "$REPO/tests/security/test_cuda_toolchain.py" \
-  "$REPO/tests/test_gpu_setup.py" 2>&1 | tee "$OUT/pytest.log" || status=1
-"$PYTHON" -m pytest -q -p no:cacheprovider "$REPO/tests/test_bench.py" -k "cuda and not figures_are_plausible" 2>&1 \
+"$PYTHON" -m pytest -q -p no:cacheprovider "$REPO/tests/kernels/test_kernels.py" "$REPO/tests/security/test_cuda_toolchain.py" \
+  "$REPO/tests/sandbox/test_gpu_setup.py" 2>&1 | tee "$OUT/pytest.log" || status=1
+"$PYTHON" -m pytest -q -p no:cacheprovider "$REPO/tests/bench/test_bench.py" -k "cuda and not figures_are_plausible" 2>&1 \
   | tee -a "$OUT/pytest.log" || status=1
 
 for slug in $PROBLEMS; do

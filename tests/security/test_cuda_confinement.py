@@ -2,7 +2,7 @@
 namespaces (legacy CUDA IPC, by which the benchmark checks a solution's last output, cannot cross a PID
 namespace); the other layers must keep what the PID namespace kept. INFRAKATA_CONFINE_AS_CUDA=1 confines
 every worker of a pool so, and each test here attacks through it what the PID namespace used to stop.
-A GPU machine's own check, the CUDA probe, is in tests/test_gpu_route.py."""
+A GPU machine's own check, the CUDA probe, is in tests/sandbox/test_gpu_setup.py."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import pytest
 from infrakata.core.catalog.statement import rendered
 
 KATA = Path(sys.executable).with_name("kata")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 # The katas whose answer is a closed form: each has a simulation.py that check-problems holds against it.
 FORMULA_KATAS = {
     "activation-checkpointing-sqrt-memory", "adam-optimizer-memory-bytes", "arithmetic-intensity",

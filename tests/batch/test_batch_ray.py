@@ -19,7 +19,7 @@ from infrakata.core.batch.grader import BatchGrader, GradeOptions  # noqa: E402
 from infrakata.core.batch.on_ray import RayGrading  # noqa: E402
 from infrakata.core.batch.submissions import Submission  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ADAM = REPO / "problems" / "adam-optimizer-memory-bytes"
 RIGHT = (ADAM / "reference.py").read_text()
 WRONG = (ADAM / "wrong" / "gibibytes.py").read_text()

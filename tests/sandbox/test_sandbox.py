@@ -12,7 +12,7 @@ from infrakata.core.catalog.loading import Catalog
 from infrakata.core.limits import Limits, wall_backstop
 from infrakata.core.sandbox.protocol import SolutionSpec
 
-FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "problems"
 
 
 @pytest.fixture(scope="module")

@@ -389,7 +389,7 @@ def test_the_recording_of_a_call_reads_its_values_inside_the_eager_guard(runner)
     ('eager = "none"\ntriton_launch = true', 'field \'grading.eager\': must be "any" or "views", got \'none\''),
 ])
 def test_the_eager_rule_is_checked_where_it_is_declared(tmp_path, grading, message):
-    fixture = Path(__file__).parent / "fixtures" / "problems" / "device-probe"
+    fixture = Path(__file__).parents[1] / "fixtures" / "problems" / "device-probe"
     folder = tmp_path / "device-probe"
     shutil.copytree(fixture, folder)
     toml = (folder / "problem.toml").read_text(encoding="utf-8").replace('device = "cuda"',

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 KATA = Path(sys.executable).with_name("kata")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ADAM = REPO / "problems" / "adam-optimizer-memory-bytes"
 RIGHT = (ADAM / "reference.py").read_text()
 WRONG = (ADAM / "wrong" / "gibibytes.py").read_text()
@@ -245,7 +245,7 @@ def test_a_codestar_problem_that_only_binds_torch_is_graded_without_importing_it
     """The seeds' reference_code and test_code run in the grading process and begin with `import torch`,
     `import torch.nn as nn`, `import torch.nn.functional as F`, names they never read: those bind stand-ins
     there, and the batch does not spend two seconds of a core on torch's import."""
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(Path(__file__).parents[1] / "grading"))
     from test_codestar import SEED_TEST_CODE, write_codestar
 
     boilerplate = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport math\n\n"
@@ -271,7 +271,7 @@ def test_scalar_gradings_beside_a_reference_that_imports_torch_are_graded(tmp_pa
     for a second or more, while other threads grade. Those gradings saw the half-imported module as torch
     and asked it for `torch.Tensor`: a right answer came back could_not_grade ("partially initialized
     module 'torch'"). Every line must be accepted."""
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(Path(__file__).parents[1] / "grading"))
     from test_codestar import write_codestar
 
     problems = tmp_path / "problems"

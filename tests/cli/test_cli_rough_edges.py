@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 KATA = Path(sys.executable).with_name("kata")
-FIXTURES = Path(__file__).resolve().parent / "server" / "fixtures" / "problems"
+FIXTURES = Path(__file__).resolve().parents[1] / "server" / "fixtures" / "problems"
 CORRECT = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor\n"
 ENV = {**os.environ, "COLUMNS": "200"}
 

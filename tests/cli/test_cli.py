@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 KATA = Path(sys.executable).with_name("kata")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 REPORT_KEYS = {"problem", "file", "verdict", "passed", "total", "time_ms", "findings", "cases"}
 CASE_KEYS = {"id", "name", "status", "time_ms", "message", "line", "max_abs_diff", "max_rel_diff", "mismatched",

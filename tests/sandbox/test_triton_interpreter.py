@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("triton")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # Top-p sampling's kernel: a row-wide tl.sum in a 30-step loop, tl.cumsum, tl.max and tl.min, on the kata's
 # own cases (ties at the cut, masked tokens, a row of one token); then the same after the listing.

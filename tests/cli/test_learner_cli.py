@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CORRECT = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor\n"
 WRONG = "# kata: fixture-scale\ndef scale(x, factor):\n    return x * factor + (x == 2)\n"  # passes 2 of 3
 

@@ -22,7 +22,7 @@ from infrakata.core.grading.runner import Runner
 from infrakata.core.limits import COMPILE_ALLOWANCE_S, CUDA_START_S, Limits
 from infrakata.core.sandbox.pool import WorkerPool
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 KATA = Path(sys.executable).with_name("kata")
 CUDA = torch.cuda.is_available()
 

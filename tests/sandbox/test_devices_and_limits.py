@@ -24,8 +24,8 @@ from infrakata.core.sandbox import cuda_ipc, procfs
 from infrakata.core.sandbox.pool import WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
 
-REPO = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "problems"
 CUDA = torch.cuda.is_available()
 HERE = "cuda" if CUDA else "cpu"
 

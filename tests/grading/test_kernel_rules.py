@@ -15,7 +15,7 @@ from infrakata.core.catalog.loading import Catalog, load_problem
 from infrakata.core.grading.runner import Runner
 from test_submissions_apart import KERNEL
 
-FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "problems"
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from infrakata.core.sandbox.trace import MAX_LINE_EVENTS, Recording
 from infrakata.core.values import DETAIL_CHARS, LABEL_CHARS, InlineValue
 
 HERE = Path(__file__).parent
-REPO = HERE.parent
+REPO = HERE.parents[1]
 
 
 def calls(pool, source: str, *arguments: tuple, watch: tuple = (), trace: str = "values", entry: str = "f"):
@@ -326,7 +326,7 @@ def test_a_hidden_cases_values_never_show_what_it_expects(runner, tmp_path):
     """A problem's hidden case keeps its expected values out of every output: its inline values show
     the solution's own arguments and locals, not the wrong output beside the expected one."""
     folder = tmp_path / "sandbox-probe"
-    shutil.copytree(HERE / "fixtures" / "problems" / "sandbox-probe", folder)
+    shutil.copytree(HERE.parent / "fixtures" / "problems" / "sandbox-probe", folder)
     cases = folder / "cases.py"
     cases.write_text(cases.read_text().replace('{"name": "small", "args"', '{"name": "small", "hidden": True, "args"'))
     source = "def scale(x, factor):\n    doubled = x * factor\n    return doubled + 0.125\n"

@@ -21,7 +21,7 @@ from infrakata.core.grading.results import GradingError
 # Not imported from tests/conftest.py: a second import of it, under another name, would give this process a
 # second per-user store, which the servers started earlier do not share.
 KATA = Path(sys.executable).with_name("kata")
-FIXTURES = Path(__file__).parent / "fixtures" / "kernelbench"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "kernelbench"
 LEVEL1 = FIXTURES / "level1"
 LINEAR = LEVEL1 / "1_Linear_scale.py"
 LEAKY = LEVEL1 / "2_Leaky_relu.py"

@@ -1,5 +1,5 @@
 """Records calls of a solution with core/sandbox/trace.py in this interpreter, without a worker, and
-prints the recordings as JSON: how tests/test_trace.py checks the sys.monitoring backend under a
+prints the recordings as JSON: how tests/sandbox/test_trace.py checks the sys.monitoring backend under a
 Python 3.12+ that has no torch. Usage: PYTHONPATH=<a folder holding infrakata/core> python
 trace_probe.py BACKEND < {"source", "entry_point", "calls": [[args, snapshot]]}"""
 

@@ -20,7 +20,7 @@ from infrakata.core.progress.store import store_path
 
 from infrakata import BadArgument, CannotGrade, Grader, KataError, Result, Source
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 KATA = Path(sys.executable).with_name("kata")
 CLI_PROBLEMS = REPO / "tests" / "server" / "fixtures" / "problems"  # fixture-scale and friends
 sys.path.insert(0, str(REPO / "benchmarks"))

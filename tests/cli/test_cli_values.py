@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 KATA = Path(sys.executable).with_name("kata")
-PROBLEMS = Path(__file__).parent / "server" / "fixtures" / "problems"
-TWO_RETURNS = (Path(__file__).parent / "server" / "fixtures" / "solutions" / "two_returns.py").read_text()
+PROBLEMS = Path(__file__).parents[1] / "server" / "fixtures" / "problems"
+TWO_RETURNS = (Path(__file__).parents[1] / "server" / "fixtures" / "solutions" / "two_returns.py").read_text()
 
 
 def kata_run(path: Path, *extra: str) -> subprocess.CompletedProcess:

@@ -18,7 +18,7 @@ from infrakata.core.catalog.problem import Case
 from infrakata.core.grading.results import GradingError
 from infrakata.core.grading.runner import Runner
 
-FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "problems"
 
 
 def write_problem(root: Path, slug: str, reference: str, *, toml: str = "", cases: str | None = None) -> Path:
@@ -226,7 +226,7 @@ def test_a_state_problem_grades_the_argument_after_the_call(runner, tmp_path):
 
 def test_the_state_of_gradient_accumulation_is_graded(runner, tmp_path):
     folder = tmp_path / "gradient-accumulation"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "problems" / "gradient-accumulation", folder)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "problems" / "gradient-accumulation", folder)
     problem = load_problem(folder)
     reference = (folder / "reference.py").read_text(encoding="utf-8")
     assert runner.run(problem, reference, tmp_path / "a.py").verdict == "accepted"

@@ -28,7 +28,7 @@ from infrakata.core.cli.bench import format_bench
 from infrakata.core.errors import ProblemError
 from infrakata.core.sandbox.pool import CancelToken
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CATALOG = Catalog.load()
 KERNEL_PROBLEMS = sorted((p for p in CATALOG.problems.values() if p.benchmark is not None), key=lambda p: p.slug)
 OURS = {

@@ -18,11 +18,11 @@ from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox import lifeline, procfs
 from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 from soak import SpareStopper, process_stat, serve_session  # noqa: E402 - the soak's own pieces
 
-FIXTURES = Path(__file__).parent / "fixtures" / "problems"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "problems"
 KATA = Path(sys.executable).with_name("kata")
 
 
