@@ -99,6 +99,21 @@ def test_an_input_changed_in_place_fails_and_unsigned_outputs_are_exact(kata, tm
     assert report["verdict"] == "wrong_answer" and "uint32" in report["cases"][0]["message"]
 
 
+def test_an_output_a_test_makes_with_torch_empty_is_not_zeros(kata, tmp_path):
+    """A test's `torch.empty` output holds what it would on LeetGPU's GPUs, not the zeros a fresh CPU allocation
+    often holds: a solution that adds into an output it never cleared fails the example test, as it does there."""
+    adds = tmp_path / "adds.py"
+    adds.write_text("# kata: leetgpu-4-long-sum\ndef solve(input, output, N):\n    output.add_(input.sum())\n")
+    report = json.loads(kata("run", str(adds), "--json").stdout)
+    assert report["verdict"] == "wrong_answer", report
+    example = report["cases"][0]
+    assert (example["name"], example["status"]) == ("example 1 (N=4)", "failed")
+    assert "expected 4, got nan" in example["message"]
+    assert all(case["status"] == "passed" for case in report["cases"][1:])  # its functional tests' outputs are zeros
+    adds.write_text(adds.read_text().replace("    output.add_", "    output.zero_()\n    output.add_"))
+    assert json.loads(kata("run", str(adds), "--json").stdout)["verdict"] == "accepted"
+
+
 def test_a_reference_that_uses_the_sets_shared_helpers_grades(kata, tmp_path):
     solution = tmp_path / "softmax.py"
     solution.write_text("# kata: leetgpu-3-row-softmax\nimport torch\n\n\ndef solve(input, output, rows, cols):\n"

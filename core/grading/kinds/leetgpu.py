@@ -14,9 +14,11 @@ The hidden fresh case is a functional test drawn after a seed of its own (`fresh
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds.leetgpu import LEETGPU_CPU_ELEMENTS
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 LEETGPU_FRESH_ELEMENTS = 1 << 16  # the hidden case's tensors, in all: what it adds to a save kept small
 _SPEC_SEED = 20260101  # what the fixed tests' random numbers are drawn with: the same at every grading
 _LEFT_OUT: dict[Any, list[str]] = {}  # per challenge folder: the tests its last cases() left out
+_GENERATING = threading.Lock()  # one challenge's tests made at a time: torch's deterministic switch is the process's
 
 
 @functools.lru_cache(maxsize=32)
@@ -112,7 +115,8 @@ def _drawn(problem: Problem, seed: int, example: bool = True) -> list[Case]:
     cases named by kind and number: the example tests (with `example`), then the functional tests."""
     import torch
 
-    with torch.random.fork_rng(devices=[]):  # the challenge's draws leave the caller's random state as it was
+    # The challenge's draws leave the caller's random state as it was.
+    with _uninitialised_memory_filled(), torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         tests, parameters = _tests(problem, example)
         generator = torch.Generator().manual_seed(seed)
@@ -122,6 +126,23 @@ def _drawn(problem: Problem, seed: int, example: bool = True) -> list[Case]:
             counts[kind] = counts.get(kind, 0) + 1
             made.append(_case(problem, kind, counts[kind], test, parameters, generator))
     return made
+
+
+@contextlib.contextmanager
+def _uninitialised_memory_filled() -> Iterator[None]:
+    """What a test's `torch.empty` gives on LeetGPU's GPUs: not zeros. A fresh CPU allocation often holds zeros, and a
+    solution that adds into an output it never cleared passed here and failed there; while the tests are made, torch's
+    deterministic mode fills uninitialised memory (NaN, or an integer type's largest value). warn_only: the switch is
+    the process's, and another thread's operation is not refused meanwhile."""
+    import torch
+
+    with _GENERATING:
+        before = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            yield
+        finally:
+            torch.use_deterministic_algorithms(before[0], warn_only=before[1])
 
 
 def _same(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
