@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from infrakata.core.catalog.fields import Fields, line_of, shared_fields
-from infrakata.core.catalog.problem import GradingRules, Problem, Timing
+from infrakata.core.catalog.kinds.base import ProblemKind
+from infrakata.core.catalog.problem import GradingRules, Problem
 from infrakata.core.errors import ProblemError
 
 
@@ -28,7 +29,7 @@ class CodestarSource:
 
 
 
-class Codestar:
+class Codestar(ProblemKind):
     name = "codestar"
     looks_like = "a codestar .json file"
     vocabulary_tags = False  # the judge's own tags, loaded unchanged
@@ -43,12 +44,6 @@ class Codestar:
     def problems_in(self, folder: Path) -> list[Path]:
         return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
-
-    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
-
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
         assert isinstance(problem.source, CodestarSource)
         return problem.reference_source, problem.source.test_code
@@ -59,15 +54,6 @@ class Codestar:
     def reference_as_solution(self, problem: Problem) -> str:
         return problem.reference_source
 
-    def wrong_solutions(self, problem: Problem) -> list[Path]:
-        return []
-
-    def simulation(self, problem: Problem) -> Path | None:
-        return None
-
-    def model_solution(self, problem: Problem) -> Path | None:
-        return None
-
     def missing_statement(self, problem: Problem) -> str | None:
         return None if problem.statement.strip() else "no statement: description_md is empty"
 
@@ -76,9 +62,6 @@ class Codestar:
 
     def has_fresh_cases(self, problem: Problem) -> bool:
         return False  # its format has none: test_code's cases are all it runs
-
-    def benchmark(self, problem: Problem) -> Timing | None:
-        return None
 
     def without_benchmark(self, problem: Problem) -> str:
         return "a codestar problem is graded on its test_code only; its format has no benchmark"

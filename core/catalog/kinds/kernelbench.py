@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from infrakata.core import pysource
+from infrakata.core.catalog.kinds.base import ProblemKind
 from infrakata.core.catalog.problem import GradingRules, Problem, Timing
 from infrakata.core.errors import ProblemError
 from infrakata.core.limits import Limits
@@ -40,7 +41,7 @@ class KernelBenchSource:
 _KERNELBENCH_MARK = re.compile(r"^(class\s+Model\b|def\s+get_(init_)?inputs\b)", re.M)
 
 
-class KernelBench:
+class KernelBench(ProblemKind):
     name = "kernelbench"
     looks_like = "a KernelBench .py file (class Model, get_inputs, get_init_inputs)"
     vocabulary_tags = False  # KernelBench has no tags; its level is one
@@ -66,9 +67,6 @@ class KernelBench:
         # on CUDA; on the CPU the grader makes them in memory it shares with the solution's worker).
         return ((problem.module_name("kernelbench"), str(problem.source_path), problem.reference_source),)
 
-    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
-
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
         return ()  # the file is its trusted module
 
@@ -77,15 +75,6 @@ class KernelBench:
 
     def reference_as_solution(self, problem: Problem) -> str:
         return f"{problem.reference_source.rstrip()}\n\n\nModelNew = Model\n"  # the solution's class is ModelNew
-
-    def wrong_solutions(self, problem: Problem) -> list[Path]:
-        return []
-
-    def simulation(self, problem: Problem) -> Path | None:
-        return None
-
-    def model_solution(self, problem: Problem) -> Path | None:
-        return None
 
     def missing_statement(self, problem: Problem) -> str | None:
         return None  # the statement is the reference's code, which the loader checked

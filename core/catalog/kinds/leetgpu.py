@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from infrakata.core import pysource
-from infrakata.core.catalog.problem import GradingRules, Problem, Timing
+from infrakata.core.catalog.kinds.base import ProblemKind
+from infrakata.core.catalog.problem import GradingRules, Problem
 from infrakata.core.catalog.statement import html_text
 from infrakata.core.errors import ProblemError
 from infrakata.core.limits import Limits
@@ -41,7 +42,7 @@ def leetgpu_base(challenge: Path) -> Path | None:
     return base if base.is_file() else None
 
 
-class LeetGpu:
+class LeetGpu(ProblemKind):
     name = "leetgpu"
     looks_like = "a LeetGPU challenge folder (challenge.py, challenge.html, starter/) of a clone of the public set"
     vocabulary_tags = False  # the set's own: its level
@@ -62,12 +63,6 @@ class LeetGpu:
                 return [p.parent for p in sorted(challenges.glob("*/*/challenge.py")) if self.defines(p.parent)]
         return [p.parent for p in sorted(folder.glob("*/challenge.py")) if self.defines(p.parent)]
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
-
-    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
-
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
         return (problem.reference_source,)
 
@@ -77,15 +72,6 @@ class LeetGpu:
     def reference_as_solution(self, problem: Problem) -> str:
         return problem.reference_source  # it defines `solve`, the challenge's reference_impl
 
-    def wrong_solutions(self, problem: Problem) -> list[Path]:
-        return []
-
-    def simulation(self, problem: Problem) -> Path | None:
-        return None
-
-    def model_solution(self, problem: Problem) -> Path | None:
-        return None
-
     def missing_statement(self, problem: Problem) -> str | None:
         return None if problem.statement.strip() else "no statement: challenge.html is empty"
 
@@ -94,9 +80,6 @@ class LeetGpu:
 
     def has_fresh_cases(self, problem: Problem) -> bool:
         return True  # its functional tests drawn again (core/grading/kinds/leetgpu.py fresh)
-
-    def benchmark(self, problem: Problem) -> Timing | None:
-        return None
 
     def without_benchmark(self, problem: Problem) -> str:
         return ("kata bench does not time LeetGPU challenges yet: its performance test (generate_performance_test "

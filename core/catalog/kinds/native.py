@@ -18,6 +18,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 from infrakata.core import pysource
 from infrakata.core.catalog.fields import Fields, shared_fields
+from infrakata.core.catalog.kinds.base import ProblemKind
 from infrakata.core.catalog.problem import (
     Benchmark,
     Case,
@@ -47,7 +48,7 @@ class NativeSource:
 
 
 
-class Native:
+class Native(ProblemKind):
     name = "native"
     looks_like = "a folder with problem.toml"
     vocabulary_tags = True
@@ -61,9 +62,6 @@ class Native:
 
     def problems_in(self, folder: Path) -> list[Path]:
         return [p for p in sorted(folder.iterdir()) if (p / "problem.toml").is_file()] if folder.is_dir() else []
-
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        return ()
 
     def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
         cases = problem.folder / "cases.py"

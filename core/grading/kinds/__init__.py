@@ -55,12 +55,17 @@ class RunOptions:
 
 
 class CaseDriver(Protocol):
+    """How a kind's cases run (each kind's module subclasses it as its `DRIVER`); what is written here is what a
+    kind has unless it says otherwise: no inputs made by the grader, no weaknesses, nothing left out, no fresh
+    case of the grader's drawing."""
+
     def run(self, runner: Runner, problem: Problem, solution: Solution,
             options: RunOptions) -> tuple[list[CaseResult], str]:
         """Grade a solution that passed the static checks: its cases, and what it printed."""
 
     def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
         """Each case's inputs where the grader makes them, else [] (test_code makes its own)."""
+        return []
 
     def reference(self, runner: Runner, problem: Problem) -> Callable[..., Any]:
         """The reference's entry point, run in this (trusted) process: what a case's outputs are checked against."""
@@ -71,14 +76,17 @@ class CaseDriver(Protocol):
     def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
         """What makes the problem weak, though it is sound (`kata check-problems` warns): each names the file
         and the fix."""
+        return []
 
     def machine_note(self, runner: Runner, problem: Problem) -> str:
         """What grading here leaves out of the problem's own tests, and why (`kata show` says it under the
         statement); "" where nothing is."""
+        return ""
 
     def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
         """The hidden fresh case's inputs, drawn after `seed` (Runner.fresh_case adds the reference's outputs);
         None where the kind draws none, or draws its own."""
+        return None
 
 
 @functools.cache

@@ -16,10 +16,10 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds.codestar import CodestarSource
-from infrakata.core.catalog.problem import Case, Problem
+from infrakata.core.catalog.problem import Problem
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare, describe
-from infrakata.core.grading.kinds import RunOptions, Solution
+from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
@@ -179,30 +179,19 @@ def _run(problem: Problem, spec: SolutionSpec, pool: WorkerPool, cancel: CancelT
     return results, "".join(solution.output)
 
 
-class CodestarCases:
-    """test_code runs them, calling the solution through its proxy."""
+class CodestarCases(CaseDriver):
+    """test_code runs them, calling the solution through its proxy: it makes every input, and its cases are all
+    it runs."""
 
     def run(self, runner: Runner, problem: Problem, solution: Solution,
             options: RunOptions) -> tuple[list[CaseResult], str]:
         return run_test_code(problem, solution, runner.pool, options)
-
-    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
-        return []
 
     def reference(self, runner: Runner, problem: Problem) -> Callable[..., Any]:
         raise GradingError(f"{problem.slug}: a codestar problem's reference runs inside its test_code")
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return []  # test_code says its cases only as it runs them
-
-    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
-        return []
-
-    def machine_note(self, runner: Runner, problem: Problem) -> str:
-        return ""
-
-    def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
-        return None  # test_code makes every input
 
 
 DRIVER = CodestarCases()

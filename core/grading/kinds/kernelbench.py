@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from infrakata.core import pysource
 from infrakata.core.catalog.kinds.kernelbench import KERNELBENCH_TOLERANCES, KernelBenchSource
-from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.catalog.problem import FRESH_CASE_NAME, Problem
 from infrakata.core.grading.calls import SolutionCalls, device_for, reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
-from infrakata.core.grading.kinds import RunOptions, Solution
+from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import CaseResult, GradingError, error_case, hide_expected
 from infrakata.core.limits import MIB
@@ -385,15 +385,14 @@ def _judge(index: int, trial: Trial, outcome: CallResult, tolerance: Tolerance, 
     return with_values(result, outcome, level, "return", check, outcome.value, trial.expected)
 
 
-class KernelBenchCases:
-    """Seeded trials, one by one: ModelNew built and called in a trusted harness in its worker."""
+class KernelBenchCases(CaseDriver):
+    """Seeded trials, one by one: ModelNew built and called in a trusted harness in its worker. The grader makes no
+    inputs (get_inputs() makes each trial's from its seed), and the hidden trial is drawn with the others
+    (fresh_trial); its sizes on the CPU follow one rule for every file (problems/FORMAT.md)."""
 
     def run(self, runner: Runner, problem: Problem, solution: Solution,
             options: RunOptions) -> tuple[list[CaseResult], str]:
         return run_trials(runner, problem, solution, options)
-
-    def case_inputs(self, runner: Runner, problem: Problem) -> list[Case]:
-        return []  # get_inputs() makes them from each trial's seed
 
     def reference(self, runner: Runner, problem: Problem) -> Callable[..., Any]:
         raise GradingError(f"{problem.slug}: a KernelBench problem's reference is its Model, run in a worker")
@@ -403,12 +402,6 @@ class KernelBenchCases:
 
     def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
         return weaknesses(runner, problem)
-
-    def machine_note(self, runner: Runner, problem: Problem) -> str:
-        return ""  # its sizes on the CPU follow one rule for every file (problems/FORMAT.md)
-
-    def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
-        return None  # its hidden trial is drawn with the others (kernelbench.fresh_trial)
 
 
 DRIVER = KernelBenchCases()

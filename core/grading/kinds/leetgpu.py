@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from infrakata.core.catalog.kinds.leetgpu import LEETGPU_CPU_ELEMENTS
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.grading.calls import device_for
-from infrakata.core.grading.kinds import RunOptions, Solution
+from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.kinds.native import run_cases
 from infrakata.core.grading.results import GradingError
 
@@ -192,7 +192,7 @@ def left_out_note(problem: Problem) -> str:
                                  f"interpreter's budget): {', '.join(names)}")
 
 
-class LeetGpuCases:
+class LeetGpuCases(CaseDriver):
     """A LeetGPU challenge's example and functional tests, graded as a native problem's cases (this module makes
     them and its reference): outputs in place, every other argument unchanged."""
 
@@ -212,9 +212,6 @@ class LeetGpuCases:
 
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         return [case.name for case in runner.prepare(problem).cases]
-
-    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
-        return []
 
     def machine_note(self, runner: Runner, problem: Problem) -> str:
         graded = self.case_inputs(runner, problem)

@@ -15,7 +15,7 @@ from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.grading.calls import SolutionCalls, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
 from infrakata.core.grading.kernel_rules import OUTPUTS, broken_rule
-from infrakata.core.grading.kinds import RunOptions, Solution
+from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import (
     CaseResult,
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
     from infrakata.core.grading.runner import Runner
 
 
-class NativeCases:
-    """The runner runs them one by one."""
+class NativeCases(CaseDriver):
+    """Case by case, against the reference's outputs; what the cases must refuse, its wrong/ solutions and mutants
+    say (so no weaknesses of its own)."""
 
     def run(self, runner: Runner, problem: Problem, solution: Solution,
             options: RunOptions) -> tuple[list[CaseResult], str]:
@@ -64,12 +65,6 @@ class NativeCases:
     def case_names(self, runner: Runner, problem: Problem) -> list[str]:
         fresh = [FRESH_CASE_NAME] if kind_of(problem).has_fresh_cases(problem) else []
         return [case.name for case in runner.prepare(problem).cases] + fresh
-
-    def weaknesses(self, runner: Runner, problem: Problem) -> list[str]:
-        return []  # its wrong/ solutions and mutants say what its cases must refuse
-
-    def machine_note(self, runner: Runner, problem: Problem) -> str:
-        return ""
 
     def fresh_inputs(self, runner: Runner, problem: Problem, seed: int) -> Case | None:
         try:
