@@ -37,3 +37,29 @@ class ProblemError(KataError):
         where = f"{self.path}:{self.line}" if self.line else str(self.path)
         what = f" field '{self.field}':" if self.field else ""
         return f"{where}:{what} {self.message}"
+
+
+class NoMatch(KataError, LookupError):
+    """No problem matches a file; the message says how to make one match."""
+
+
+class SandboxUnavailable(KataError, RuntimeError):
+    """Grading cannot run on this platform, the zygote could not start, or (isolation "strict") a layer
+    of the sandbox is missing."""
+
+
+class LearningError(KataError):
+    """What the learner asked for cannot be done; the message says why and what to do."""
+
+
+class GradingError(KataError):
+    """The problem itself could not be graded (a broken reference, cases or test_code)."""
+
+
+class CannotGrade(KataError):
+    """The file could not be graded: the message says why and what to do. `problem`: the slug of the
+    problem it was to be graded against, when that much was found."""
+
+    def __init__(self, message: str, problem: str | None = None):
+        super().__init__(message)
+        self.problem = problem

@@ -30,10 +30,10 @@ from infrakata.core.catalog.kinds import benchmarked
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace, load_settings
-from infrakata.core.errors import KataError, ProblemError
-from infrakata.core.grading.pipeline import CannotGrade, Grading, read_solution
+from infrakata.core.errors import CannotGrade, GradingError, KataError, ProblemError
+from infrakata.core.grading.pipeline import Grading, read_solution
 from infrakata.core.grading.report import report_to_dict
-from infrakata.core.grading.results import CaseResult, GradingError, RunReport
+from infrakata.core.grading.results import CaseResult, RunReport
 from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox.pool import ISOLATION_MODES, WorkerPool
 

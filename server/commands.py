@@ -18,8 +18,8 @@ import attrs
 from infrakata.core.catalog.kinds import benchmarked, kind_of, summary
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.report import report_to_dict
-from infrakata.core.grading.results import GradingError
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pygls.uris import from_fs_path, to_fs_path

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 from infrakata.core.catalog.problem import Problem
+from infrakata.core.errors import LearningError
 from infrakata.core.progress import learning
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -119,7 +120,7 @@ def register(server: KataServer) -> None:
         problem = _problem(ls, HINT, args.target)
         try:
             shown = learning.hints(problem, ls.workspace_of(args.target), args.tier)
-        except learning.LearningError as error:
+        except LearningError as error:
             raise JsonRpcInvalidParams(f"{HINT}: {error}") from None
         for item in shown:
             zh = f"\n{item.text_zh}" if item.text_zh and item.text_zh != item.text else ""

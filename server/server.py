@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace, load_settings
-from infrakata.core.grading.pipeline import CannotGrade, Grading
+from infrakata.core.errors import CannotGrade
+from infrakata.core.grading.pipeline import Grading
 from infrakata.core.grading.report import report_to_dict
 from infrakata.core.grading.results import CaseResult, RunReport
 from infrakata.core.progress import store

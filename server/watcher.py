@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from infrakata.core.grading.pipeline import CannotGrade, read_solution
+from infrakata.core.errors import CannotGrade
+from infrakata.core.grading.pipeline import read_solution
 from infrakata.core.watch import watch_files
 
 if TYPE_CHECKING:

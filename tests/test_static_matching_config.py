@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from infrakata.core.catalog.matching import NoMatch, match_problem
+from infrakata.core.catalog.matching import match_problem
 from infrakata.core.config import find_workspace, load_settings
+from infrakata.core.errors import NoMatch
 from infrakata.core.grading.static import check, find_entry_point
 
 

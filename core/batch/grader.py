@@ -29,9 +29,9 @@ from infrakata.core.catalog.kinds import benchmarked
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings
-from infrakata.core.grading.pipeline import CannotGrade, Grading
+from infrakata.core.errors import CannotGrade, GradingError
+from infrakata.core.grading.pipeline import Grading
 from infrakata.core.grading.report import could_not_grade_to_dict
-from infrakata.core.grading.results import GradingError
 
 
 def hide_row(result: ResultRow) -> ResultRow:

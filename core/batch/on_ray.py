@@ -31,7 +31,7 @@ from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.kinds import benchmarked
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import find_workspace, load_settings
-from infrakata.core.grading.pipeline import CannotGrade
+from infrakata.core.errors import CannotGrade
 
 try:
     import ray

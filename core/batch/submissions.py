@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from infrakata.core.batch.walk import solution_files
-from infrakata.core.grading.pipeline import CannotGrade, read_solution
+from infrakata.core.errors import CannotGrade
+from infrakata.core.grading.pipeline import read_solution
 
 
 @dataclass(frozen=True)

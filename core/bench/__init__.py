@@ -19,7 +19,7 @@ def measure(problem: Problem, source: str, path: Path | str, pool: WorkerPool, *
     from infrakata.core.bench.benchmark import run_benchmark
     from infrakata.core.bench.kernelbench import run_kernelbench_bench
     from infrakata.core.catalog.kinds import kind_of
-    from infrakata.core.grading.results import GradingError
+    from infrakata.core.errors import GradingError
 
     timing = kind_of(problem).benchmark(problem)
     if timing is None:

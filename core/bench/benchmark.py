@@ -22,16 +22,17 @@ from typing import Any
 
 from infrakata.core import pysource
 from infrakata.core.catalog.problem import Benchmark, Gate, Problem
+from infrakata.core.errors import GradingError, SandboxUnavailable
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison
-from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, GradingError, error_case, too_many_launches_message
+from infrakata.core.grading.results import NO_LAUNCH_MESSAGE, error_case, too_many_launches_message
 from infrakata.core.grading.runner import Runner, tolerance_of
 from infrakata.core.limits import COPY_TIMEOUT_S
 from infrakata.core.progress import store
 from infrakata.core.sandbox import procfs
 from infrakata.core.sandbox.cuda_ipc import counter_files
-from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
+from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 
 TIME_REPS = "infrakata.core.bench.timing:time_reps"
 CHECK_REPS = "infrakata.core.bench.timing:check_reps"

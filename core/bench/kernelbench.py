@@ -38,11 +38,12 @@ from infrakata.core.bench.benchmark import (
     within_host_clock,
 )
 from infrakata.core.catalog.problem import Problem
+from infrakata.core.errors import GradingError, SandboxUnavailable
 from infrakata.core.grading.calls import reference_filename, solution_spec
 from infrakata.core.grading.kinds import kernelbench
-from infrakata.core.grading.results import GradingError, error_case
+from infrakata.core.grading.results import error_case
 from infrakata.core.grading.runner import Runner
-from infrakata.core.sandbox.pool import CallResult, CancelToken, SandboxUnavailable, Worker, WorkerPool
+from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 
 UNIT = "x eager"
 TIME_TRIAL = "infrakata.core.bench.kernelbench_trials:time_trial"

@@ -9,15 +9,13 @@ from pathlib import Path
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings
-from infrakata.core.errors import KataError, ProblemError
+from infrakata.core.errors import NoMatch, ProblemError
 from infrakata.core.pysource import top_level_functions
 
 KATA_HEADER = re.compile(r"^#\s*kata:\s*(\S+)")
 HEADER_LINES = 10
 
 
-class NoMatch(KataError, LookupError):
-    """No problem matches a file; the message says how to make one match."""
 
 
 def header_slug(source: str) -> tuple[int, str] | None:

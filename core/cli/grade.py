@@ -15,8 +15,7 @@ from infrakata.core.batch.rows import RankedEntry, ResultRow
 from infrakata.core.batch.submissions import collect
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
-from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED, UsageError
-from infrakata.core.grading.pipeline import CannotGrade
+from infrakata.core.errors import EXIT_ACCEPTED, EXIT_CANNOT_GRADE, EXIT_REJECTED, CannotGrade, UsageError
 from infrakata.core.grading.report import COULD_NOT_GRADE
 from infrakata.core.grading.results import VERDICTS
 

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading import static
-from infrakata.core.grading.results import GradingError, compile_note, compile_timeout_message, not_run_after_timeout
+from infrakata.core.grading.results import compile_note, compile_timeout_message, not_run_after_timeout
 from infrakata.core.sandbox.pool import CallResult, CancelToken, Worker, WorkerPool
 from infrakata.core.sandbox.protocol import ErrorInfo, SolutionSpec
 from infrakata.core.sandbox.recording import Recording, TraceLevel

@@ -18,8 +18,8 @@ from infrakata.core.catalog.loading import Catalog
 from infrakata.core.catalog.matching import match_problem
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.config import Settings, find_workspace
-from infrakata.core.errors import KataError, ProblemError
-from infrakata.core.grading.results import GradingError, RunReport
+from infrakata.core.errors import CannotGrade, GradingError, ProblemError
+from infrakata.core.grading.results import RunReport
 from infrakata.core.grading.static import foreign_language
 from infrakata.core.paths import EXAMPLES
 from infrakata.core.progress import store
@@ -33,13 +33,6 @@ if TYPE_CHECKING:
 BYTE_ORDER_MARK = "\ufeff"
 
 
-class CannotGrade(KataError):
-    """The file could not be graded: the message says why and what to do. `problem`: the slug of the
-    problem it was to be graded against, when that much was found."""
-
-    def __init__(self, message: str, problem: str | None = None):
-        super().__init__(message)
-        self.problem = problem
 
 
 MAX_SOURCE_BYTES = 1 << 20  # a solution file; larger is not a solution
@@ -121,7 +114,7 @@ class Grading:
     def run(self, problem: Problem, source: str, path: Path, cancel: CancelToken | None = None,
             values: bool = False) -> RunReport:
         """`values`: record the first failing case's values (the editor's inline values, `kata run --values`)."""
-        from infrakata.core.sandbox.pool import SandboxUnavailable
+        from infrakata.core.errors import SandboxUnavailable
 
         refused = foreign_language(path, source)
         if refused is not None:

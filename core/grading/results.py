@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
-from infrakata.core.errors import KataError
 from infrakata.core.values import InlineValue
 
 if TYPE_CHECKING:
@@ -33,8 +32,6 @@ VERDICT_OF_STATUS: dict[CaseStatus, Verdict] = {
 }
 
 
-class GradingError(KataError):
-    """The problem itself could not be graded (a broken reference, cases or test_code)."""
 
 
 @dataclass(frozen=True)

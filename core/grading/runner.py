@@ -21,17 +21,12 @@ from typing import Any, TypeVar, cast
 
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Case, Problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading import static
 from infrakata.core.grading.calls import ReferenceWorker, device_for, device_name
 from infrakata.core.grading.compare import Tolerance
 from infrakata.core.grading.kinds import RunOptions, Solution, driver_of
-from infrakata.core.grading.results import (
-    CaseResult,
-    GradingError,
-    RunReport,
-    verdict_of,
-    verdict_words,
-)
+from infrakata.core.grading.results import CaseResult, RunReport, verdict_of, verdict_words
 from infrakata.core.sandbox.arena import ArenaLayout
 from infrakata.core.sandbox.pool import CancelToken, WorkerPool
 from infrakata.core.sandbox.recording import ArgKey

@@ -25,10 +25,10 @@ from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.kinds.native import expected_verdict
 from infrakata.core.catalog.problem import Case, Problem
 from infrakata.core.catalog.statement import bilingual_gaps, sections
-from infrakata.core.errors import ProblemError
+from infrakata.core.errors import GradingError, ProblemError
 from infrakata.core.grading.compare import Tolerance, compare
 from infrakata.core.grading.kinds import driver_of
-from infrakata.core.grading.results import VERDICTS, GradingError
+from infrakata.core.grading.results import VERDICTS
 from infrakata.core.paths import BUNDLED
 from infrakata.core.progress.learning import course_order
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
-from infrakata.core.errors import KataError
+from infrakata.core.errors import LearningError
 from infrakata.core.progress import store
 
 # Areas in the order a learner meets them (matched case-insensitively by prefix); others follow,
@@ -22,8 +22,6 @@ AREA_ORDER = ("warm-up", "memory", "compute", "training", "parallel", "quantizat
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
-class LearningError(KataError):
-    """What the learner asked for cannot be done; the message says why and what to do."""
 
 
 # -- starters --------------------------------------------------------------------------------

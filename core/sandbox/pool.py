@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Any, Literal
 
-from infrakata.core.errors import KataError
+from infrakata.core.errors import SandboxUnavailable
 from infrakata.core.limits import MEMORY_COUNTED, MIB, OUTPUT_SHOWN_BYTES, RSS_POLL_S, wall_backstop
 from infrakata.core.sandbox import kernel_cache, procfs
 from infrakata.core.sandbox.gpu import compute_mode_problem
@@ -87,9 +87,6 @@ ZYGOTE_ENVIRONMENT = {
 }
 
 
-class SandboxUnavailable(KataError, RuntimeError):
-    """Grading cannot run on this platform, the zygote could not start, or (isolation "strict") a layer
-    of the sandbox is missing."""
 
 
 def missing_layers(layers: tuple[Layer, ...] | list[Layer]) -> list[Layer]:

@@ -451,7 +451,7 @@ def test_the_references_time_is_kept_per_problem_version_and_device(tmp_path, ca
 def test_a_benchmark_the_sandbox_refuses_is_a_grading_error_saying_why(pool, tmp_path, catalog):
     """Strict isolation without a layer (or a GPU whose compute mode allows one process) refuses the
     benchmark as the editor's command and the batch report it: a GradingError naming the problem."""
-    from infrakata.core.grading.results import GradingError
+    from infrakata.core.errors import GradingError
     from infrakata.core.sandbox.protocol import Layer
 
     problem = catalog.problems["fused-row-softmax"]

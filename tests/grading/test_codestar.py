@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from infrakata.core.catalog.loading import load_problem
-from infrakata.core.errors import ProblemError
-from infrakata.core.grading.results import GradingError
+from infrakata.core.errors import GradingError, ProblemError
 from infrakata.core.limits import wall_backstop
 
 # The seeds' test_code (../shared/seeds/codestar-*.json), over three integer cases.

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import torch
 from infrakata.core.catalog.loading import Catalog, load_problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.kinds import kernelbench
-from infrakata.core.grading.results import GradingError
 
 # Not imported from tests/conftest.py: a second import of it, under another name, would give this process a
 # second per-user store, which the servers started earlier do not share.

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from infrakata.core.catalog.loading import load_problem
 from infrakata.core.catalog.problem import Case
-from infrakata.core.grading.results import GradingError
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.runner import Runner
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "problems"

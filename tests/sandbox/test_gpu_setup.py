@@ -13,11 +13,12 @@ import time
 
 import pytest
 import torch
+from infrakata.core.errors import SandboxUnavailable
 from infrakata.core.limits import Limits
 from infrakata.core.sandbox.confine import LAYERS
 from infrakata.core.sandbox.doctor import Diagnosis, format_diagnosis
 from infrakata.core.sandbox.gpu import INTERPRET_CLEARED_NOTE, compute_mode_problem, mode_name, triton_interpret
-from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
+from infrakata.core.sandbox.pool import WorkerPool
 from infrakata.core.sandbox.protocol import Gpu, SolutionSpec
 
 CUDA = torch.cuda.is_available()

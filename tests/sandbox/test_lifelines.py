@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from infrakata.core.catalog.loading import Catalog
+from infrakata.core.errors import SandboxUnavailable
 from infrakata.core.grading.runner import Runner
 from infrakata.core.sandbox import lifeline, procfs
-from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
+from infrakata.core.sandbox.pool import WorkerPool
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from infrakata.core.errors import SandboxUnavailable
 from infrakata.core.sandbox.confine import LAYERS
-from infrakata.core.sandbox.pool import SandboxUnavailable, WorkerPool
+from infrakata.core.sandbox.pool import WorkerPool
 from infrakata.core.sandbox.protocol import Layer
 
 from .conftest import FIXTURES, solution

@@ -15,7 +15,8 @@ from infrakata.core.batch.grader import BatchGrader
 from infrakata.core.batch.submissions import Submission
 from infrakata.core.catalog.loading import Catalog
 from infrakata.core.config import Settings
-from infrakata.core.grading.pipeline import CannotGrade, Grading
+from infrakata.core.errors import CannotGrade
+from infrakata.core.grading.pipeline import Grading
 
 from .conftest import FIXTURES, solution
 

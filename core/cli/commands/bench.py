@@ -8,8 +8,8 @@ from pathlib import Path
 
 from infrakata.core.catalog.kinds import benchmarked, kind_of
 from infrakata.core.cli.command import Command, Context
-from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED
-from infrakata.core.grading.pipeline import CannotGrade, read_solution
+from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED, CannotGrade
+from infrakata.core.grading.pipeline import read_solution
 from rich.markup import escape
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.cli.command import Command, Context
-from infrakata.core.errors import EXIT_REJECTED, UsageError
-from infrakata.core.grading.pipeline import CannotGrade, read_solution
+from infrakata.core.errors import EXIT_REJECTED, CannotGrade, UsageError
+from infrakata.core.grading.pipeline import read_solution
 from infrakata.core.progress import learning
 from infrakata.core.progress.learning import write_starter
 from rich.console import Console

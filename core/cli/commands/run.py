@@ -8,8 +8,7 @@ import time
 from pathlib import Path
 
 from infrakata.core.cli.command import STARTED, Command, Context
-from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED, KataError
-from infrakata.core.grading.pipeline import CannotGrade
+from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED, CannotGrade, KataError
 from rich.console import Console
 
 

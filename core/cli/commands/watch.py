@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from infrakata.core.cli.command import Command, Context
-from infrakata.core.errors import UsageError
-from infrakata.core.grading.pipeline import CannotGrade, read_solution
+from infrakata.core.errors import CannotGrade, UsageError
+from infrakata.core.grading.pipeline import read_solution
 from rich.console import Console
 from rich.markup import escape
 

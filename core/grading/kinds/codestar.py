@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds.codestar import CodestarSource
 from infrakata.core.catalog.problem import Problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.calls import ReferenceWorker, SolutionCalls, device_for, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare, describe
 from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
-from infrakata.core.grading.results import CaseResult, GradingError, error_case
+from infrakata.core.grading.results import CaseResult, error_case
 from infrakata.core.sandbox.pool import CallResult, CancelToken, WorkerPool
 from infrakata.core.sandbox.protocol import SolutionSpec
 from infrakata.core.sandbox.recording import TraceLevel

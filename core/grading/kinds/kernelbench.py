@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any
 from infrakata.core import pysource
 from infrakata.core.catalog.kinds.kernelbench import KERNELBENCH_TOLERANCES, KernelBenchSource
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.calls import SolutionCalls, device_for, reference_filename, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
 from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
-from infrakata.core.grading.results import CaseResult, GradingError, error_case, hide_expected
+from infrakata.core.grading.results import CaseResult, error_case, hide_expected
 from infrakata.core.limits import MIB
 from infrakata.core.sandbox.arena import ArenaLayout, InputArena
 from infrakata.core.sandbox.pool import CallResult, Worker, WorkerPool

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds.leetgpu import LEETGPU_CPU_ELEMENTS
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.calls import device_for
 from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.kinds.native import run_cases
-from infrakata.core.grading.results import GradingError
 
 if TYPE_CHECKING:
     from infrakata.core.grading.results import CaseResult

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from infrakata.core.catalog.kinds import kind_of
 from infrakata.core.catalog.kinds.native import NativeSource
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
+from infrakata.core.errors import GradingError
 from infrakata.core.grading.calls import SolutionCalls, solution_spec
 from infrakata.core.grading.compare import Comparison, Tolerance, compare
 from infrakata.core.grading.kernel_rules import OUTPUTS, broken_rule
@@ -19,7 +20,6 @@ from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
 from infrakata.core.grading.results import (
     CaseResult,
-    GradingError,
     error_case,
     hide_expected,
     no_launch_case,
