@@ -9,7 +9,7 @@ id it sends is still the latest. A grading ends after the pull a save makes, so 
 `workspace/diagnostic/refresh` and the client pulls again. A workspace pull that would find nothing new stays open
 until something changes, as the protocol intends: VS Code asks again as soon as one is answered. Any other client
 (Neovim 0.7, which has no pull; Neovim 0.10, which pulls but cannot be told to pull again) is offered no pull and
-gets `textDocument/publishDiagnostics`, as before.
+gets `textDocument/publishDiagnostics`, as before; a pull it makes anyway is answered with the same diagnostics.
 """
 
 from __future__ import annotations
@@ -57,20 +57,11 @@ class Diagnostics:
         self._refresh_pending = False
         self._changed = asyncio.Event()  # set (and replaced) at each change: what an open workspace pull waits for
 
-    def initialize(self) -> None:
+    def initialize(self, capabilities: types.ServerCapabilities) -> None:
+        """Pull is offered only to a client that pulls; a pull from any other is answered all the same."""
         self.pull = self.ls.pulls_diagnostics()
         if not self.pull:
-            return
-        # Registered now, before pygls builds the server's capabilities: only a pulling client is offered pull.
-
-        @self.ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
-            identifier=IDENTIFIER, inter_file_dependencies=False, workspace_diagnostics=True))
-        def document_diagnostic(params: types.DocumentDiagnosticParams) -> DocumentReport:
-            return self.document(params)
-
-        @self.ls.feature(types.WORKSPACE_DIAGNOSTIC)
-        async def workspace_diagnostic(params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
-            return await self.workspace(params)
+            capabilities.diagnostic_provider = None
 
     def changed(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
         self.reports[uri] = Report(f"{self._session}-{next(self._ids)}", version, list(diagnostics))
@@ -122,5 +113,15 @@ def _refreshed(future: Future[None]) -> None:
 
 def register(server: KataServer) -> None:
     diagnostics = Diagnostics(server)
+
+    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
+        identifier=IDENTIFIER, inter_file_dependencies=False, workspace_diagnostics=True))
+    def document_diagnostic(params: types.DocumentDiagnosticParams) -> DocumentReport:
+        return diagnostics.document(params)
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
+        return await diagnostics.workspace(params)
+
     server.on_initialize.append(diagnostics.initialize)
     server.on_diagnostics.append(diagnostics.changed)

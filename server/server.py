@@ -62,18 +62,17 @@ def initialization_settings(options: Any) -> dict[str, Any]:
 
 
 class KataProtocol(LanguageServerProtocol):
-    """pygls's protocol, firing the server's `on_initialize` once the client's capabilities are known and before
-    the server's own are built from the features registered: a feature may register a handler that only some
-    clients get (pull diagnostics)."""
+    """pygls's protocol, firing the server's `on_initialize` with the capabilities the server is about to offer,
+    once pygls has built them from the features registered and the client's are known: a feature may withdraw an
+    offer that only some clients get (pull diagnostics)."""
 
     _server: KataServer
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
-        self.client_capabilities = params.capabilities
-        for listener in self._server.on_initialize:
-            listener()
         result: types.InitializeResult = yield from super().lsp_initialize(params)
+        for listener in self._server.on_initialize:
+            listener(result.capabilities)
         return result
 
 
@@ -109,8 +108,9 @@ class KataServer(LanguageServer):
         self.scheduler = Scheduler()
         # The server's events: what features subscribe to in their `register` (and the only way they hear of
         # each other's doings). Each is a list of callbacks, called on the event loop in the order appended.
-        # At `initialize`: the client's capabilities are known (`supports`), the server's not yet built.
-        self.on_initialize: list[Callable[[], None]] = []
+        # At `initialize`: the client's capabilities are known (`supports`), with the server's about to be offered
+        # (a feature may withdraw its own).
+        self.on_initialize: list[Callable[[types.ServerCapabilities], None]] = []
         # The settings were (re)read (at initialize, on a configuration change, kata.toml changed): with the ones
         # before.
         self.on_settings: list[Callable[[Settings], None]] = []

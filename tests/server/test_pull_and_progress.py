@@ -7,7 +7,6 @@ import asyncio
 
 import pytest
 from lsprotocol import types
-from pygls.exceptions import JsonRpcMethodNotFound
 from pytest_lsp import client_capabilities
 
 from .conftest import CORRECT, WRONG, KataClient
@@ -76,13 +75,16 @@ async def test_a_workspace_pull_with_nothing_new_waits_for_a_change(client: Kata
 
 @pytest.mark.kata(capabilities=client_capabilities("neovim@v0.7.0"), client_name="Neovim")
 async def test_neovim_0_7_cannot_pull_and_is_pushed(client: KataClient):
+    """Offered no pull and pushed; a pull it makes anyway (a client that asks without saying it can) is answered
+    with the diagnostics it was pushed, never refused."""
     assert client.server_capabilities.diagnostic_provider is None
     uri = (client.root / "sol.py").as_uri()
     client.open(uri, WRONG)
     assert [d.code for d in await client.diagnostics_for(uri, 1)] == ["1", "2", "3"]
     assert client.pushed == 1 and client.diagnostic_refresh_count == 0
-    with pytest.raises(JsonRpcMethodNotFound):
-        await client.pull(uri)
+    pulled = await client.pull(uri)
+    assert isinstance(pulled, types.RelatedFullDocumentDiagnosticReport)
+    assert [d.code for d in pulled.items] == ["1", "2", "3"] and client.pushed == 1
 
 
 # Neovim 0.10 pulls (textDocument.diagnostic) but cannot be told to pull again after a grading: pushed, and offered
