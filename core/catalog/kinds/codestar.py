@@ -28,7 +28,6 @@ class CodestarSource:
         return self.path.parent
 
 
-
 class Codestar(ProblemKind):
     name = "codestar"
     looks_like = "a codestar .json file"

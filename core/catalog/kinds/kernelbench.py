@@ -34,8 +34,6 @@ class KernelBenchSource:
         return self.path.parent
 
 
-
-
 # What marks a Python file as a KernelBench problem (any one of its three names), read as text so that a
 # file that does not parse, or lacks one of them, is still taken for one and its loading says what is wrong.
 _KERNELBENCH_MARK = re.compile(r"^(class\s+Model\b|def\s+get_(init_)?inputs\b)", re.M)

@@ -31,8 +31,6 @@ class LeetGpuSource:
         return self.path
 
 
-
-
 LEETGPU_BASE = Path("core") / "challenge_base.py"  # in the set's challenges/ folder
 
 

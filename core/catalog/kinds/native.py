@@ -47,7 +47,6 @@ class NativeSource:
         return self.folder
 
 
-
 class Native(ProblemKind):
     name = "native"
     looks_like = "a folder with problem.toml"
@@ -108,7 +107,6 @@ class Native(ProblemKind):
 
     def without_benchmark(self, problem: Problem) -> str:
         return f"no [benchmark] table in {problem.folder / 'problem.toml'} (problems/FORMAT.md says how to add one)"
-
 
 
 def load_native(folder: Path) -> Problem:
@@ -287,7 +285,6 @@ def _inline_cases(top: Fields, cases_py: Path) -> tuple[Case, ...]:
     return tuple(cases)
 
 
-
 def expected_verdict(path: Path) -> str | None:
     """The `# expect: <verdict>` header of a wrong/ solution."""
     for line in path.read_text(encoding="utf-8").splitlines()[:10]:
@@ -295,7 +292,6 @@ def expected_verdict(path: Path) -> str | None:
         if match:
             return match.group(1)
     return None
-
 
 
 def _defined_functions(path: Path) -> set[str]:
