@@ -88,8 +88,9 @@ class Runner:
         where a few milliseconds of each save were that draw. Not for one-shot or batch grading, whose draws
         ahead would mostly go unused."""
         self.pool = pool or WorkerPool.shared()
-        # One slot per kind: what each prepares per problem (kept), by the problem's path, with its version.
-        self._slots: dict[str, dict[Path, tuple[Hashable, Any]]] = {}
+        # One slot per kind (and its lock): what each prepares per problem (kept), by the problem's path, with its
+        # version.
+        self._slots: dict[str, tuple[threading.Lock, dict[Path, tuple[Hashable, Any]]]] = {}
         self._keeping = threading.Lock()
         self._drawing = ThreadPoolExecutor(1, thread_name_prefix="kata-fresh-ahead") if fresh_ahead else None
         self._drawn: dict[Path, tuple[tuple[Any, ...], Future[PreparedCase | None]]] = {}
@@ -121,22 +122,21 @@ class Runner:
     def prepare(self, problem: Problem) -> Prepared:
         """The cases with their reference outputs, computed once per problem version and device."""
         device = device_for(problem, self.pool)
+        version = (_version(problem), device)
         with _PREPARING:
-            return self.kept(problem, (_version(problem), device), lambda: Prepared(
-                (_version(problem), device), self._prepare(problem, device), device))
+            return self.kept(problem, version, lambda: Prepared(version, self._prepare(problem, device), device))
 
     def kept(self, problem: Problem, version: Hashable, make: Callable[[], T]) -> T:
         """What a kind prepares once per problem version (its cases and the reference's outputs), made by `make`
-        and kept in the kind's slot until the version changes."""
+        and kept in the kind's slot until the version changes. One preparation at a time per kind, so that two
+        threads grading one problem make it once."""
         with self._keeping:
-            slot = self._slots.setdefault(problem.kind, {})
+            lock, slot = self._slots.setdefault(problem.kind, (threading.Lock(), {}))
+        with lock:
             cached = slot.get(problem.source_path)
-            if cached is not None and cached[0] == version:
-                return cast(T, cached[1])
-        made = make()
-        with self._keeping:
-            slot[problem.source_path] = (version, made)
-        return made
+            if cached is None or cached[0] != version:
+                cached = slot[problem.source_path] = (version, make())
+            return cast(T, cached[1])
 
     def _prepare(self, problem: Problem, device: str, inputs: list[Case] | None = None,
                  kept: ReferenceWorker | None = None) -> list[PreparedCase]:
