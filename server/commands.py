@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from infrakata.core.catalog.kinds import benchmarked, kind_of, summary
+from infrakata.core.catalog.kinds import no_benchmark, summary
 from infrakata.core.catalog.problem import Problem
 from infrakata.core.catalog.statement import rendered
 from infrakata.core.errors import GradingError
@@ -97,9 +97,8 @@ def register(server: KataServer) -> None:
 
         uri = parse(BENCHMARK, DocumentArguments, arguments).uri
         problem, source = ls.solution(BENCHMARK, uri)
-        if not benchmarked(problem):
-            raise JsonRpcInvalidParams(f"{BENCHMARK}: {problem.slug} has no benchmark: "
-                                       f"{kind_of(problem).without_benchmark(problem)}")
+        if (why := no_benchmark(problem)) is not None:
+            raise JsonRpcInvalidParams(f"{BENCHMARK}: {why}")
         key = f"{uri}#benchmark"
         path = Path(to_fs_path(uri) or uri)
 

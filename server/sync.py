@@ -5,7 +5,7 @@ didOpen grades once, didSave grades the saved text; didChange grades only with `
 flight). With `gradeOn = "save"` an edit leaves the run in flight alone: its result is the only
 one coming until the next save.
 
-A grading that runs for more than a moment shows work-done progress (progress.py, on the server's `on_grading`):
+A grading that runs for more than a moment shows work-done progress (work_done.py, on the server's `on_grading`):
 these, and any other no command reports (a file changed on disk, a regrade on new settings); a command's grading
 reports its own.
 """

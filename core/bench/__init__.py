@@ -18,11 +18,11 @@ def measure(problem: Problem, source: str, path: Path | str, pool: WorkerPool, *
     GradingError when it cannot be benchmarked."""
     from infrakata.core.bench.benchmark import run_benchmark
     from infrakata.core.bench.kernelbench import run_kernelbench_bench
-    from infrakata.core.catalog.kinds import kind_of
+    from infrakata.core.catalog.kinds import kind_of, no_benchmark
     from infrakata.core.errors import GradingError
 
     timing = kind_of(problem).benchmark(problem)
     if timing is None:
-        raise GradingError(f"{problem.slug} has no benchmark: {kind_of(problem).without_benchmark(problem)}")
+        raise GradingError(no_benchmark(problem))
     timed_by = {"table": run_benchmark, "model": run_kernelbench_bench}[timing]
     return timed_by(problem, source, path, pool, cancel=cancel, workspace=workspace)

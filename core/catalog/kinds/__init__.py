@@ -27,6 +27,14 @@ def benchmarked(problem: Problem) -> bool:
     return kind_of(problem).benchmark(problem) is not None
 
 
+def no_benchmark(problem: Problem) -> str | None:
+    """Why `kata bench` (and the benchmark lens) does not apply to the problem, naming what to do; None where it
+    does."""
+    if benchmarked(problem):
+        return None
+    return f"{problem.slug} has no benchmark: {kind_of(problem).without_benchmark(problem)}"
+
+
 def summary(problem: Problem) -> dict[str, Any]:
     """What `kata list --json` and the server's kata.listProblems say of a problem."""
     return {"slug": problem.slug, "title": problem.title, "difficulty": problem.difficulty,

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from infrakata.core.catalog.kinds import benchmarked, kind_of
+from infrakata.core.catalog.kinds import no_benchmark
 from infrakata.core.cli.command import Command, Context
 from infrakata.core.errors import EXIT_ACCEPTED, EXIT_REJECTED, CannotGrade
 from infrakata.core.grading.pipeline import read_solution
@@ -28,8 +28,8 @@ def handle(ctx: Context, args: argparse.Namespace) -> int:
     path = Path(args.file)
     source = read_solution(path)
     problem = ctx.problem_for(path, source, args.problem)
-    if not benchmarked(problem):
-        raise CannotGrade(f"{problem.slug} has no benchmark: {kind_of(problem).without_benchmark(problem)}")
+    if (why := no_benchmark(problem)) is not None:
+        raise CannotGrade(why)
     pool = ctx.pool()
     if pool.wait_ready().get("interpret_cleared"):
         ctx.err.print(f"[yellow]note:[/] {escape(INTERPRET_CLEARED_NOTE)}")
