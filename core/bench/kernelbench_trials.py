@@ -11,11 +11,11 @@ from typing import Any
 
 import torch
 from infrakata.core.bench import timing
-from infrakata.core.grading.kinds.kernelbench_worker import _compile, _made, _manual_seed, _no_grad, _synchronize, _to
+from infrakata.core.grading.kinds.kernelbench_worker import _compile, _made, _manual_seed, _no_grad, _to
 from infrakata.core.sandbox.cuda_ipc import export_output, import_output
 
 _perf_counter, _call, _replaced = timing._perf_counter, timing._call, timing._replaced
-_empty_cache, _zero, _l2_flush_buffer = timing._empty_cache, timing._zero, timing._l2_flush_buffer
+_before_a_lone_repetition = timing._before_a_lone_repetition
 
 _models: dict[tuple[int, bool], Any] = {}  # the models this worker times, each built once per benchmark
 _kept_output: Any = None  # the solution's last output, alive while the trusted worker checks it
@@ -50,9 +50,7 @@ def _timed(entry: Any, payload: dict[str, Any], made: tuple[list[Any], list[Any]
         if payload["repeat"]:
             args = tuple(_to(inputs, device))
             if timed:
-                _synchronize()
-                _empty_cache()
-                _zero(_l2_flush_buffer())
+                _before_a_lone_repetition()
             _manual_seed(payload["seed"])
             output, rep = _call(model, args, timed, payload["spin_ms"])
             reps.append(rep)

@@ -77,6 +77,14 @@ def _l2_flush_buffer() -> torch.Tensor:
     return _empty(2 * l2 if l2 > 0 else DEFAULT_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
 
+def _before_a_lone_repetition() -> None:
+    """The device idle, torch's cache emptied and the L2 flushed: before a repetition made alone in its request (the
+    KernelBench and LeetGPU harnesses; _run_reps flushes a buffer it keeps across its repetitions)."""
+    _synchronize()
+    _empty_cache()
+    _zero(_l2_flush_buffer())
+
+
 _cycles_per_ms: float | None = None  # the device's spin rate, measured once per process
 
 
