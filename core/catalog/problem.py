@@ -21,7 +21,7 @@ Device = Literal["cpu", "cuda"]
 EagerRule = Literal["any", "views"]
 # How `kata bench` times a problem (its kind says: core/catalog/kinds/): against the reference on a [benchmark]
 # table's shapes, or as KernelBench does, against the problem's own eager Model (the speed-up fast_p counts).
-Timing = Literal["table", "model"]
+Timing = Literal["table", "model", "challenge"]
 
 
 # The case a problem's cases.py `fresh(seed)` makes anew at every grading: last, and hidden.

@@ -32,18 +32,24 @@ def format_bench(report: BenchReport) -> str:
         lines.append(f"correct: {report.gate_message}" + (f" ({checked})" if checked else ""))
     timed = [s for s in report.shapes if s.ms is not None]
     if timed:
-        lines.append(f"  {'shape':<16}{'best ms':>10}{'median ms':>12}{'spread':>10}{unit:>12}{'reference ms':>15}")
+        width, digits = max(12, len(unit) + 2), 2 if unit.startswith("x ") else 1
+        lines.append(f"  {'shape':<16}{'best ms':>10}{'median ms':>12}{'spread':>10}{unit:>{width}}"
+                     f"{'reference ms':>15}")
         lines += [f"  {str(s.shape):<16}{s.ms:>10.3f}{_or_dash(s.median_ms, '.3f'):>12}"
-                  f"{'±' + _or_dash(s.stdev_ms, '.3f'):>10}{s.throughput:>12.1f}{s.reference_ms:>15.3f}" for s in timed]
-    if report.geomean is not None:
+                  f"{'±' + _or_dash(s.stdev_ms, '.3f'):>10}{s.throughput:>{width}.{digits}f}{s.reference_ms:>15.3f}"
+                  for s in timed]
+    if report.geomean is not None and report.unit.startswith("x "):  # a speed-up: KernelBench's, LeetGPU's
+        summary = f"speed-up {report.geomean:.2f}{report.unit}"
+        if report.speedup_vs_compiled is not None:
+            summary += f", {report.speedup_vs_compiled:.2f}x torch.compile of it"
+        lines.append(summary)
+    elif report.geomean is not None:
         summary = f"geomean {report.geomean:.1f} {unit}"
         if report.roofline and report.fraction_of_roofline is not None:
             summary += f" = {100 * report.fraction_of_roofline:.1f}% of the copy roofline {report.roofline:.1f} {unit}"
         summary += f"; {report.speedup_vs_reference:.2f}x the eager reference ({report.reference:.1f} {unit})"
-        if report.speedup_vs_compiled is not None:
-            summary += f", {report.speedup_vs_compiled:.2f}x torch.compile of it"
         lines.append(summary)
-        if report.best is not None:
-            lines.append(f"best on this device: {report.best:.1f} {unit}")
+    if report.geomean is not None and report.best is not None:
+        lines.append(f"best on this device: {report.best:.1f} {unit}")
     lines += [f"note: {note}" for note in report.notes]
     return "\n".join(lines)

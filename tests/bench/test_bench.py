@@ -246,6 +246,21 @@ def test_timed_report_as_text_and_json():
                                "gbps": 3000.0, "reference_ms": 12.5, "check": "passed"}]
 
 
+def test_a_speed_up_report_as_text_gives_both_times_and_the_speed_up():
+    """KernelBench's and LeetGPU's figure is a speed-up over the reference: the times in ms, then the speed-up."""
+    report = BenchReport("leetgpu-3-row-softmax", "sol.py", "x reference_impl", device="NVIDIA H100 (CUDA)",
+                         correct=True, gate_message="all 4 tests and 5 repetitions pass", geomean=2.5, reference=1.0,
+                         shapes=[ShapeResult((64, 130), "timed", ms=0.02, median_ms=0.021, stdev_ms=0.001,
+                                             throughput=2.5, reference_ms=0.05)],
+                         notes=["timed here as every kata bench times"])
+    text = format_bench(report).splitlines()
+    assert text[2:] == [
+        "  shape              best ms   median ms    spread  x reference_impl   reference ms",
+        "  (64, 130)            0.020       0.021    ±0.001              2.50          0.050",
+        "speed-up 2.50x reference_impl",
+        "note: timed here as every kata bench times"]
+
+
 # -- the performance gate, judged from a report's figures (on a GPU they come from the timed run) ------
 
 @pytest.mark.parametrize("geomean,gate,performance,line", [

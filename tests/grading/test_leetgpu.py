@@ -1,7 +1,8 @@
 """The `leetgpu` kind: a clone of LeetGPU's public set read as it is, at run time. The set itself is not here (its
 licence forbids copies): tests/fixtures/leetgpu-set is a few challenges of our own in its format, with an output
 graded in place, unsigned integer outputs, a reference that uses the set's shared helpers, a test over the CPU
-budget, and starters in CUDA C++ besides Triton and PyTorch. Through the real `kata`, both streams read."""
+budget, a performance test within it and one over it, and starters in CUDA C++ besides Triton and PyTorch. Through
+the real `kata`, both streams read."""
 
 from __future__ import annotations
 
@@ -36,6 +37,25 @@ def solve(X: torch.Tensor, Y: torch.Tensor, N: int, alpha: float):
     BLOCK_SIZE = 1024
     scale_kernel[(triton.cdiv(N, BLOCK_SIZE),)](X, Y, N, alpha, BLOCK_SIZE)
 '''
+
+TRITON_SOFTMAX = '''# kata: leetgpu-3-row-softmax
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x, y, cols, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * cols + tl.arange(0, BLOCK)
+    mask = tl.arange(0, BLOCK) < cols
+    v = tl.load(x + offs, mask=mask, other=-float("inf"))
+    e = tl.exp(v - tl.max(v, axis=0))
+    tl.store(y + offs, e / tl.sum(e, axis=0), mask=mask)
+
+
+def solve(input, output, rows, cols):
+    softmax_kernel[(rows,)](input, output, cols, triton.next_power_of_2(cols))
+'''
+REPETITIONS = 5 if CUDA else 2
 
 
 @pytest.fixture
@@ -162,8 +182,6 @@ def test_start_copies_the_triton_starter_and_progress_is_the_challenges_own(kata
     assert "scale_kernel[(triton.cdiv(N, BLOCK_SIZE),)]" in written.read_text()
     written.write_text(TRITON_SCALE)
     assert kata("run", str(written)).returncode == 0
-    benched = kata("bench", str(written))
-    assert benched.returncode == 2 and "kata bench does not time LeetGPU challenges yet" in benched.stderr
     progress = {p["slug"]: p["progress"] for p in json.loads(kata("list", "--json").stdout)}
     assert progress["leetgpu-1-vector-scale"]["accepted"] and progress["leetgpu-1-vector-scale"]["total"] == 6
     assert progress["leetgpu-2-hash-words"] is None
@@ -200,3 +218,62 @@ def test_a_table_of_the_fixed_tests_answers_fails_the_hidden_fresh_case(kata, tm
     report = json.loads(kata("run", str(table_solution), "--json").stdout)
     assert report["verdict"] == "wrong_answer"
     assert [c["status"] for c in report["cases"]] == ["passed"] * 5 + ["failed"]
+
+
+@pytest.mark.skipif(CUDA, reason="without CUDA only: there the repetitions are timed")
+def test_kata_bench_without_cuda_checks_every_repetition_of_the_performance_test(kata, tmp_path):
+    solution = tmp_path / "softmax.py"
+    solution.write_text(TRITON_SOFTMAX)
+    done = kata("bench", str(solution), "--json")
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["correct"]) == (0, True), done.stderr
+    assert report["gate_message"] == "all 4 tests and 2 repetitions pass"
+    [repetitions] = report["shapes"]
+    assert (repetitions["shape"], repetitions["kind"], repetitions["ms"]) == ([64, 130], "correctness", None)
+    assert (report["unit"], report["speedup_vs_reference"]) == ("x reference_impl", None)
+    said = " ".join(kata("bench", str(solution)).stdout.split())
+    assert "correct: all 4 tests and 2 repetitions pass ((64, 130))" in said
+    assert "note: the performance test's time needs a CUDA GPU" in said
+
+
+def test_the_benchmark_checks_every_repetitions_outputs_and_inputs(kata, tmp_path):
+    """The performance test's rows are wider than any graded test's: a solution wrong only there passes `kata run`,
+    and the benchmark, which checks each repetition against reference_impl, rejects it; so with an input changed."""
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(TRITON_SOFTMAX + "    if cols > 100:\n        output[0, 0] += 1\n")
+    assert json.loads(kata("run", str(wrong), "--json").stdout)["verdict"] == "accepted"
+    done = kata("bench", str(wrong), "--json")
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["correct"]) == (1, False)
+    assert report["gate_message"].startswith(f"repetition 1 of {REPETITIONS} (the inputs of seed 10000): output after "
+                                             f"the call[0, 0]: expected"), report["gate_message"]
+    changes = tmp_path / "changes.py"
+    changes.write_text(TRITON_SOFTMAX + "    if cols > 100:\n        input[1, 2] = 0.0\n")
+    report = json.loads(kata("bench", str(changes), "--json").stdout)
+    assert not report["correct"]
+    assert "argument 'input' was modified in place, which solve must not do: input[1, 2]" in report["gate_message"]
+
+
+@pytest.mark.skipif(CUDA, reason="without CUDA only: there every performance test runs")
+def test_a_performance_test_over_the_cpu_budget_is_refused_saying_why_and_what_runs_here(kata, tmp_path):
+    solution = tmp_path / "scale.py"
+    solution.write_text(TRITON_SCALE)
+    done = kata("bench", str(solution))
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2, done.stdout
+    assert "1_vector_scale/challenge.py: its performance test holds 20,000,000 elements, over the 4,194,304" in said
+    assert "kata bench times it on a machine with CUDA. Here `kata run` grades its example and functional tests" in said
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU")
+def test_kata_bench_on_cuda_times_the_performance_test_against_reference_impl(kata, tmp_path):
+    solution = tmp_path / "scale.py"
+    solution.write_text(TRITON_SCALE)
+    done = kata("bench", str(solution), "--json")
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["correct"], report["unit"]) == (0, True, "x reference_impl"), report
+    [repetitions] = report["shapes"]
+    assert (repetitions["shape"], repetitions["kind"]) == ([10_000_000], "timed")
+    assert repetitions["ms"] > 0 and repetitions["median_ms"] >= repetitions["ms"] and repetitions["reference_ms"] > 0
+    assert report["speedup_vs_reference"] > 0 and report["device"].endswith("(CUDA)")
+    assert any("LeetGPU's runner times the same test" in note for note in report["notes"])

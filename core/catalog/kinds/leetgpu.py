@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from infrakata.core import pysource
 from infrakata.core.catalog.kinds.base import ProblemKind
-from infrakata.core.catalog.problem import GradingRules, Problem
+from infrakata.core.catalog.problem import GradingRules, Problem, Timing
 from infrakata.core.catalog.statement import html_text
 from infrakata.core.errors import ProblemError
 from infrakata.core.limits import Limits
@@ -61,8 +61,12 @@ class LeetGpu(ProblemKind):
                 return [p.parent for p in sorted(challenges.glob("*/*/challenge.py")) if self.defines(p.parent)]
         return [p.parent for p in sorted(folder.glob("*/challenge.py")) if self.defines(p.parent)]
 
+    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        # A benchmark's workers make the performance test themselves (core/bench/leetgpu_trials.py).
+        return ((problem.module_name("leetgpu"), str(problem.source_path / "challenge.py"), problem.reference_source),)
+
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
-        return (problem.reference_source,)
+        return ()  # the challenge is its trusted module
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.source_path / "challenge.py")
@@ -79,13 +83,16 @@ class LeetGpu(ProblemKind):
     def has_fresh_cases(self, problem: Problem) -> bool:
         return True  # its functional tests drawn again (core/grading/kinds/leetgpu.py fresh)
 
+    def benchmark(self, problem: Problem) -> Timing | None:
+        return "challenge"  # its performance test, against its reference_impl (core/bench/leetgpu.py)
+
     def without_benchmark(self, problem: Problem) -> str:
-        return ("kata bench does not time LeetGPU challenges yet: its performance test (generate_performance_test "
-                "in challenge.py) is timed by LeetGPU's own runner (docs/LEETGPU.md)")
+        return ""  # every challenge has one: its performance test
 
 
 # A LeetGPU challenge, on the CPU: through the Triton interpreter (a few million elements a second) and
-# torch. The limits are the interpreter's; the set's own performance test is not a case (docs/LEETGPU.md).
+# torch. The limits are the interpreter's; the set's own performance test is not a case: kata bench times it
+# (core/bench/leetgpu.py, docs/LEETGPU.md).
 LEETGPU_LIMITS = Limits(time_s=60.0, memory_mb=4096, gpu_memory_mb=16384, compile_s=120.0)
 LEETGPU_PREFIX = "leetgpu-"
 LEETGPU_CPU_ELEMENTS = 1 << 22  # a test's tensors, in all, graded without CUDA (core/grading/kinds/leetgpu.py)
@@ -165,6 +172,7 @@ def _leetgpu_note() -> str:
             "runner does not read it. Without CUDA, Triton solutions run through "
             "Triton's interpreter and PyTorch ones on the CPU, and a test whose tensors hold more than "
             f"{LEETGPU_CPU_ELEMENTS:,} elements in all is left out (`kata run` names it), unless every test is: then "
-            "the smallest is kept. See docs/LEETGPU.md. "
+            "the smallest is kept. `kata bench` times the performance test against reference_impl on a CUDA GPU "
+            "(without one, it checks a performance test within that budget, untimed). See docs/LEETGPU.md. "
             "CUDA C++, CuTe and Mojo solutions run on LeetGPU's own runner, not here.\n")
 

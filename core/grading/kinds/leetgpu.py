@@ -14,11 +14,9 @@ The hidden fresh case is a functional test drawn after a seed of its own (`fresh
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from infrakata.core.catalog.kinds.leetgpu import LEETGPU_CPU_ELEMENTS
@@ -26,6 +24,7 @@ from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.errors import GradingError
 from infrakata.core.grading.calls import device_for
 from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
+from infrakata.core.grading.kinds.leetgpu_tests import elements, made_value, uninitialised_memory_filled
 from infrakata.core.grading.kinds.native import run_cases
 
 if TYPE_CHECKING:
@@ -35,7 +34,6 @@ if TYPE_CHECKING:
 LEETGPU_FRESH_ELEMENTS = 1 << 16  # the hidden case's tensors, in all: what it adds to a save kept small
 _SPEC_SEED = 20260101  # what the fixed tests' random numbers are drawn with: the same at every grading
 _LEFT_OUT: dict[Any, list[str]] = {}  # per challenge folder: the tests its last cases() left out
-_GENERATING = threading.Lock()  # one challenge's tests made at a time: torch's deterministic switch is the process's
 
 
 @functools.lru_cache(maxsize=32)
@@ -45,7 +43,8 @@ def _module(source: str, filename: str) -> dict[str, Any]:
     return namespace
 
 
-def _loaded(problem: Problem) -> dict[str, Any]:
+def loaded(problem: Problem) -> dict[str, Any]:
+    """The challenge's module (the set's base class, then challenge.py), run in this process once per source."""
     filename = str(problem.source_path / "challenge.py")
     try:
         return _module(problem.reference_source, filename)
@@ -55,36 +54,13 @@ def _loaded(problem: Problem) -> dict[str, Any]:
 
 def reference(problem: Problem) -> Callable[..., Any]:
     """The challenge's reference_impl (in this process; on a device, a worker runs the same source)."""
-    solve: Callable[..., Any] = _loaded(problem)["solve"]
+    solve: Callable[..., Any] = loaded(problem)["solve"]
     return solve
-
-
-def _made(value: Any, generator: Any) -> Any:
-    """A tensor the base class describes (RandTensor, ..., OutTensor), made; anything else as it is."""
-    import torch
-
-    kind = type(value).__name__
-    if kind not in ("RandTensor", "RandnTensor", "RandIntTensor", "FullTensor", "OutTensor"):
-        return value
-    dtype = getattr(torch, str(value.dtype))
-    if kind == "RandTensor":
-        return torch.rand(value.shape, generator=generator).mul_(value.high - value.low).add_(value.low).to(dtype)
-    if kind == "RandnTensor":
-        return torch.randn(value.shape, generator=generator).mul_(value.std).add_(value.mean).to(dtype)
-    if kind == "RandIntTensor":
-        return torch.randint(value.low, value.high, value.shape, generator=generator, dtype=torch.int64).to(dtype)
-    if kind == "FullTensor":
-        return torch.full(value.shape, value.value, dtype=dtype)
-    return torch.empty(value.shape, dtype=dtype)
-
-
-def _elements(values: tuple[Any, ...]) -> int:
-    return sum(int(v.numel()) for v in values if hasattr(v, "numel"))
 
 
 def _tests(problem: Problem, example: bool = True) -> tuple[list[tuple[str, Any]], list[str]]:
     """The challenge's tests as (kind, dict) and solve's parameters; GradingError naming challenge.py."""
-    namespace = _loaded(problem)
+    namespace = loaded(problem)
     try:
         challenge = namespace["Challenge"](device="cpu")
         parameters = list(inspect.signature(challenge.reference_impl).parameters)
@@ -103,7 +79,7 @@ def _case(problem: Problem, kind: str, index: int, test: Any, parameters: list[s
     if not isinstance(test, dict) or set(test) - set(parameters):
         raise GradingError(f"{problem.source_path / 'challenge.py'}: {kind} test {index} is not a dict of solve's "
                            f"arguments ({', '.join(parameters)})")
-    values = {name: _made(value, generator) for name, value in test.items()}
+    values = {name: made_value(value, generator) for name, value in test.items()}
     scalars = ", ".join(f"{k}={v}" for k, v in values.items() if isinstance(v, (int, float)) and
                         not isinstance(v, bool))
     return Case(f"{kind} {index}" + (f" ({scalars})" if scalars else ""),
@@ -116,7 +92,7 @@ def _drawn(problem: Problem, seed: int, example: bool = True) -> list[Case]:
     import torch
 
     # The challenge's draws leave the caller's random state as it was.
-    with _uninitialised_memory_filled(), torch.random.fork_rng(devices=[]):
+    with uninitialised_memory_filled(), torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         tests, parameters = _tests(problem, example)
         generator = torch.Generator().manual_seed(seed)
@@ -126,23 +102,6 @@ def _drawn(problem: Problem, seed: int, example: bool = True) -> list[Case]:
             counts[kind] = counts.get(kind, 0) + 1
             made.append(_case(problem, kind, counts[kind], test, parameters, generator))
     return made
-
-
-@contextlib.contextmanager
-def _uninitialised_memory_filled() -> Iterator[None]:
-    """What a test's `torch.empty` gives on LeetGPU's GPUs: not zeros. A fresh CPU allocation often holds zeros, and a
-    solution that adds into an output it never cleared passed here and failed there; while the tests are made, torch's
-    deterministic mode fills uninitialised memory (NaN, or an integer type's largest value). warn_only: the switch is
-    the process's, and another thread's operation is not refused meanwhile."""
-    import torch
-
-    with _GENERATING:
-        before = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
-        torch.use_deterministic_algorithms(True, warn_only=True)
-        try:
-            yield
-        finally:
-            torch.use_deterministic_algorithms(before[0], warn_only=before[1])
 
 
 def _same(one: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
@@ -161,7 +120,7 @@ def fresh(problem: Problem, seed: int) -> Case:
     candidates = drawn or list(range(len(made)))
     if not candidates:
         raise GradingError(f"{problem.source_path / 'challenge.py'}: generate_functional_test() returned no test")
-    sizes = {i: _elements(made[i].args) for i in candidates}
+    sizes = {i: elements(made[i].args) for i in candidates}
     within = [i for i in candidates if sizes[i] <= LEETGPU_FRESH_ELEMENTS]
     chosen = max(within, key=sizes.__getitem__) if within else min(candidates, key=sizes.__getitem__)
     return Case(FRESH_CASE_NAME, made[chosen].args, hidden=True)
@@ -174,7 +133,7 @@ def cases(problem: Problem, on_cpu: bool) -> list[Case]:
     made = _drawn(problem, _SPEC_SEED)  # the same tests at every grading, where a challenge seeds nothing
     _LEFT_OUT[problem.source_path] = left = []
     if on_cpu and made:  # the rule, said in the statement: over the budget left out, unless all are (the smallest kept)
-        sizes = [_elements(case.args) for case in made]
+        sizes = [elements(case.args) for case in made]
         keep = [i for i, size in enumerate(sizes) if size <= LEETGPU_CPU_ELEMENTS] or [sizes.index(min(sizes))]
         left += [case.name for i, case in enumerate(made) if i not in keep]
         made = [made[i] for i in keep]
