@@ -144,6 +144,8 @@ def _warm_imports() -> Ready:
     if has_triton and interprets(interpret):
         triton_interpreter.list_builtins_once()
         triton_interpreter.map_dtypes_once()
+        triton_interpreter.make_types_once()
+        triton_interpreter.compare_shapes_directly()
         from infrakata.core.sandbox import kernel_meter  # what a kernel kata's calls are measured with
 
         kernel_meter.take_first_config()  # an autotuner has no GPU to time its configurations on
