@@ -2,9 +2,10 @@
 worker runs `time_trial` on its `solve`, the reference's `check_trial` on the challenge's reference_impl. Each makes
 the challenge's performance test itself (`generate_performance_test`, after the repetition's seed): only seeds cross
 the wire, and a performance test may be gigabytes. The sandbox loads the challenge as trusted code
-(`SolutionSpec.problem_modules`) and imports this module before the solution (`SolutionSpec.preload`), so the maker
-and the clocks taken here are the challenge's and torch's own even if the solution replaces them later; and inputs a
-solution spoils in its own worker only fail its own comparison, the reference's outputs made on the reference's.
+(`SolutionSpec.problem_modules`, where the preload puts the kind's importable module) and imports this module before
+the solution (`SolutionSpec.preload`), so the maker and the clocks taken here are the challenge's and torch's own even
+if the solution replaces them later; and inputs a solution spoils in its own worker only fail its own comparison, the
+reference's outputs made on the reference's.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ _Generator = torch.Generator
 
 
 def _loaded_challenge() -> Any:
-    """The Challenge class of the challenge this worker loaded (kinds.LeetGpu's trusted module, loaded before this
-    one), or None in a worker that has none."""
+    """The Challenge class of the challenge this worker loaded (kinds.LeetGpu's importable module, which a harness's
+    preload loads before this one), or None in a worker that has none."""
     for name, module in list(sys.modules.items()):
         if name.startswith("infrakata_problem_") and name.endswith("_leetgpu"):
             return module.Challenge
@@ -104,7 +105,7 @@ def check_trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
     payload: time_trial's, plus solution_output, tolerance (compare.Tolerance's fields) and outputs (the names of the
     arguments graded in place). -> {"reps", "overhead_ms", "comparison"}
     """
-    from infrakata.core.grading.compare import Comparison, Tolerance, compare
+    from infrakata.core.grading.compare import Comparison, Tolerance, compare, unchanged
 
     try:
         actual = import_output(payload["solution_output"])
@@ -117,14 +118,10 @@ def check_trial(entry: Any, payload: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(actual, list) or len(actual) != len(expected):
             comparison = Comparison(False, "the solution's arguments did not come back whole: the solution interfered "
                                            "with the harness")
-        tolerance, exact = Tolerance(**payload["tolerance"]), Tolerance(atol=0.0, rtol=0.0)
+        tolerance = Tolerance(**payload["tolerance"])
         for name, value, wanted in zip(names, actual, expected, strict=False):
             if not comparison.ok:
                 break
-            output = name in payload["outputs"]
-            comparison = compare(value, wanted, tolerance if output else exact,
-                                 root=f"{name} after the call" if output else name)
-            if not comparison.ok and not output:
-                comparison.message = f"argument '{name}' was modified in place, which solve must not do: " \
-                                     f"{comparison.message}"
+            comparison = compare(value, wanted, tolerance, root=f"{name} after the call") \
+                if name in payload["outputs"] else unchanged(value, wanted, name)
     return {"reps": reps, "overhead_ms": overhead_ms, "comparison": vars(comparison)}

@@ -61,12 +61,13 @@ class LeetGpu(ProblemKind):
                 return [p.parent for p in sorted(challenges.glob("*/*/challenge.py")) if self.defines(p.parent)]
         return [p.parent for p in sorted(folder.glob("*/challenge.py")) if self.defines(p.parent)]
 
-    def trusted_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
-        # A benchmark's workers make the performance test themselves (core/bench/leetgpu_trials.py).
+    def importable_modules(self, problem: Problem) -> tuple[tuple[str, str, str], ...]:
+        # No grading imports it; a benchmark's workers load it before the solution (a harness's preload makes it a
+        # trusted module: calls.solution_spec) and make the performance test with it (core/bench/leetgpu_trials.py).
         return ((problem.module_name("leetgpu"), str(problem.source_path / "challenge.py"), problem.reference_source),)
 
     def problem_code(self, problem: Problem) -> tuple[str, ...]:
-        return ()  # the challenge is its trusted module
+        return ()  # the challenge is its importable module
 
     def reference_filename(self, problem: Problem) -> str:
         return str(problem.source_path / "challenge.py")
