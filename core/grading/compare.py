@@ -66,6 +66,14 @@ def compare(actual: Any, expected: Any, tolerance: Tolerance, root: str = "out",
                                  f"({type(error).__name__}: {str(error)[:300]})")
 
 
+
+def unchanged(actual: Any, original: Any, name: str) -> Comparison:
+    """An argument the call must leave as it came, compared exactly with what it was before the call."""
+    check = compare(actual, original, Tolerance(atol=0.0, rtol=0.0), root=name)
+    if not check.ok:
+        check.message = f"argument '{name}' was modified in place, which this problem does not allow: {check.message}"
+    return check
+
 def describe(value: Any, limit: int = 120) -> str:
     """A short summary for messages and summaries: tensors by shape and dtype, the rest by repr."""
     if is_tensor(value):

@@ -14,7 +14,7 @@ from infrakata.core.catalog.kinds.native import NativeSource
 from infrakata.core.catalog.problem import FRESH_CASE_NAME, Case, Problem
 from infrakata.core.errors import GradingError
 from infrakata.core.grading.calls import SolutionCalls, solution_spec
-from infrakata.core.grading.compare import Comparison, Tolerance, compare
+from infrakata.core.grading.compare import Comparison, Tolerance, compare, unchanged
 from infrakata.core.grading.kernel_rules import OUTPUTS, broken_rule
 from infrakata.core.grading.kinds import CaseDriver, RunOptions, Solution
 from infrakata.core.grading.recorded import failure_line, trace_level, with_values
@@ -163,12 +163,8 @@ def _judge(problem: Problem, index: int, case: PreparedCase, outcome: CallResult
         checks.append(_Failure(key, compare(outcome.state.get(key), case.expected_state[key], tolerance,
                                             root=f"{case.keys[key]} after the call"),
                                outcome.state.get(key), case.expected_state[key], case.keys[key]))
-    exact = Tolerance(atol=0.0, rtol=0.0)
     for key in case.frozen_keys:
-        check = compare(outcome.state.get(key), case.originals[key], exact, root=case.keys[key])
-        if not check.ok:
-            check.message = (f"argument '{case.keys[key]}' was modified in place, which this problem does not "
-                             f"allow: {check.message}")
+        check = unchanged(outcome.state.get(key), case.originals[key], case.keys[key])
         checks.append(_Failure(key, check, outcome.state.get(key), case.originals[key], case.keys[key]))
     failed = next((c for c in checks if c.check is not None and not c.check.ok), None)
     if failed is None:
